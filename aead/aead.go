@@ -1,0 +1,170 @@
+// Package aead implements the ChaCha20-Poly1305 AEAD and its extended-nonce
+// variant XChaCha20-Poly1305, as specified in RFC 8439, Section 2.8
+// (https://www.rfc-editor.org/rfc/rfc8439#section-2.8) and
+// draft-irtf-cfrg-xchacha-03
+// (https://datatracker.ietf.org/doc/html/draft-irtf-cfrg-xchacha-03).
+//
+// It is a drop-in replacement for golang.org/x/crypto/chacha20poly1305:
+//
+//	import chacha20poly1305 "github.com/chachakit/chachakit/aead"
+//
+// keeps every signature, constant, error value text and panic text, and gives
+// byte-identical results. Like x/crypto it refuses to run in FIPS 140-only
+// mode, returns a zeroed dst region after a failed Open, and allocates nothing
+// per Seal or Open when dst has the capacity. Unlike x/crypto it never writes
+// plaintext before the tag has been verified.
+package aead
+
+import (
+	"crypto/cipher"
+	"crypto/fips140"
+	"errors"
+)
+
+const (
+	// KeySize is the size of the key used by this AEAD, in bytes.
+	KeySize = 32
+
+	// NonceSize is the size of the nonce used with the standard variant of
+	// this AEAD, in bytes.
+	//
+	// Note that this is too short to be safely generated at random if the
+	// same key is reused more than 2³² times.
+	NonceSize = 12
+
+	// NonceSizeX is the size of the nonce used with the XChaCha20-Poly1305
+	// variant of this AEAD, in bytes.
+	NonceSizeX = 24
+
+	// Overhead is the size of the Poly1305 authentication tag, and the
+	// difference between a ciphertext length and its plaintext.
+	Overhead = 16
+)
+
+// The largest plaintext and ciphertext: the 32-bit block counter starts at 1
+// for the message, leaving 2^32-1 blocks of 64 bytes (RFC 8439, Section 2.8).
+// The bounds are x/crypto's, which keep one more block in reserve.
+const (
+	maxPlaintext  = 1<<38 - 64
+	maxCiphertext = 1<<38 - 48
+)
+
+var (
+	errFIPS   = errors.New("chacha20poly1305: use of ChaCha20Poly1305 is not allowed in FIPS 140-only mode")
+	errKeyLen = errors.New("chacha20poly1305: bad key length")
+	errOpen   = errors.New("chacha20poly1305: message authentication failed")
+)
+
+type chacha20poly1305 struct {
+	key [KeySize]byte
+}
+
+type xchacha20poly1305 struct {
+	key [KeySize]byte
+}
+
+// New returns a ChaCha20-Poly1305 AEAD that uses the given 256-bit key.
+func New(key []byte) (cipher.AEAD, error) {
+	if fips140.Enforced() {
+		return nil, errFIPS
+	}
+	if len(key) != KeySize {
+		return nil, errKeyLen
+	}
+	c := new(chacha20poly1305)
+	copy(c.key[:], key)
+	return c, nil
+}
+
+// NewX returns a XChaCha20-Poly1305 AEAD that uses the given 256-bit key.
+//
+// XChaCha20-Poly1305 is a ChaCha20-Poly1305 variant that takes a longer
+// nonce, suitable to be generated randomly without risk of collisions. It
+// should be preferred when nonce uniqueness cannot be trivially ensured, or
+// whenever nonces are randomly generated.
+func NewX(key []byte) (cipher.AEAD, error) {
+	if fips140.Enforced() {
+		return nil, errFIPS
+	}
+	if len(key) != KeySize {
+		return nil, errKeyLen
+	}
+	c := new(xchacha20poly1305)
+	copy(c.key[:], key)
+	return c, nil
+}
+
+func (*chacha20poly1305) NonceSize() int  { return NonceSize }
+func (*chacha20poly1305) Overhead() int   { return Overhead }
+func (*xchacha20poly1305) NonceSize() int { return NonceSizeX }
+func (*xchacha20poly1305) Overhead() int  { return Overhead }
+
+func (c *chacha20poly1305) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
+	if len(nonce) != NonceSize {
+		panic("chacha20poly1305: bad nonce length passed to Seal")
+	}
+	if uint64(len(plaintext)) > maxPlaintext {
+		panic("chacha20poly1305: plaintext too large")
+	}
+	return seal(&c.key, (*[NonceSize]byte)(nonce), dst, plaintext, additionalData)
+}
+
+func (c *chacha20poly1305) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
+	if len(nonce) != NonceSize {
+		panic("chacha20poly1305: bad nonce length passed to Open")
+	}
+	if len(ciphertext) < Overhead {
+		return nil, errOpen
+	}
+	if uint64(len(ciphertext)) > maxCiphertext {
+		panic("chacha20poly1305: ciphertext too large")
+	}
+	return open(&c.key, (*[NonceSize]byte)(nonce), dst, ciphertext, additionalData)
+}
+
+func (x *xchacha20poly1305) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
+	if len(nonce) != NonceSizeX {
+		panic("chacha20poly1305: bad nonce length passed to Seal")
+	}
+	// XChaCha20 has a 64-bit counter in principle, but the construction
+	// reuses ChaCha20-Poly1305 and inherits its limit, as x/crypto does.
+	if uint64(len(plaintext)) > maxPlaintext {
+		panic("chacha20poly1305: plaintext too large")
+	}
+	var subkey [KeySize]byte
+	var n [NonceSize]byte
+	deriveX(&subkey, &n, &x.key, nonce)
+	ret := seal(&subkey, &n, dst, plaintext, additionalData)
+	clear(subkey[:])
+	return ret
+}
+
+func (x *xchacha20poly1305) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
+	if len(nonce) != NonceSizeX {
+		panic("chacha20poly1305: bad nonce length passed to Open")
+	}
+	if len(ciphertext) < Overhead {
+		return nil, errOpen
+	}
+	if uint64(len(ciphertext)) > maxCiphertext {
+		panic("chacha20poly1305: ciphertext too large")
+	}
+	var subkey [KeySize]byte
+	var n [NonceSize]byte
+	deriveX(&subkey, &n, &x.key, nonce)
+	ret, err := open(&subkey, &n, dst, ciphertext, additionalData)
+	clear(subkey[:])
+	return ret, err
+}
+
+// sliceForAppend extends in by n bytes, reusing its capacity when it can,
+// and returns the whole slice and the n new bytes.
+func sliceForAppend(in []byte, n int) (head, tail []byte) {
+	if total := len(in) + n; cap(in) >= total {
+		head = in[:total]
+	} else {
+		head = make([]byte, total)
+		copy(head, in)
+	}
+	return head, head[len(in):]
+}

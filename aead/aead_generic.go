@@ -1,0 +1,96 @@
+package aead
+
+import (
+	"crypto/subtle"
+	"encoding/binary"
+
+	"github.com/chachakit/chachakit/internal/alias"
+	"github.com/chachakit/chachakit/internal/chacha20core"
+	"golang.org/x/crypto/poly1305"
+)
+
+// deriveX computes the XChaCha20 subkey and the 12-byte ChaCha20 nonce for a
+// 24-byte XChaCha20 nonce (draft-irtf-cfrg-xchacha-03, Section 2.3).
+func deriveX(subkey *[KeySize]byte, n *[NonceSize]byte, key *[KeySize]byte, nonce []byte) {
+	chacha20core.HChaCha20(subkey, key, (*[16]byte)(nonce))
+	*n = [NonceSize]byte{}
+	copy(n[4:], nonce[16:NonceSizeX])
+}
+
+// seal is the construction of RFC 8439, Section 2.8: block 0 of the keystream
+// keys Poly1305, blocks 1 onwards encrypt the plaintext, and the tag covers the
+// padded additional data, the padded ciphertext and both lengths.
+func seal(key *[KeySize]byte, nonce *[NonceSize]byte, dst, plaintext, ad []byte) []byte {
+	ret, out := sliceForAppend(dst, len(plaintext)+Overhead)
+	ciphertext, tag := out[:len(plaintext)], out[len(plaintext):]
+	if alias.InexactOverlap(out, plaintext) {
+		panic("chacha20poly1305: invalid buffer overlap of output and input")
+	}
+	if alias.AnyOverlap(out, ad) {
+		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
+	}
+
+	var s chacha20core.State
+	var polyKey [chacha20core.BlockSize]byte
+	s.Init(key, nonce, 0)
+	chacha20core.Block(&s, &polyKey)
+	chacha20core.XORKeyStream(&s, ciphertext, plaintext)
+
+	var t [Overhead]byte
+	mac(&t, (*[32]byte)(polyKey[:32]), ad, ciphertext)
+	copy(tag, t[:])
+
+	clear(polyKey[:])
+	s = chacha20core.State{}
+	return ret
+}
+
+// open verifies the tag before it decrypts anything, so a forged message
+// never has its plaintext written, even in part; dst's new region is zeroed
+// on failure, as x/crypto's is.
+func open(key *[KeySize]byte, nonce *[NonceSize]byte, dst, ciphertext, ad []byte) ([]byte, error) {
+	tag := ciphertext[len(ciphertext)-Overhead:]
+	ciphertext = ciphertext[:len(ciphertext)-Overhead]
+
+	ret, out := sliceForAppend(dst, len(ciphertext))
+	if alias.InexactOverlap(out, ciphertext) {
+		panic("chacha20poly1305: invalid buffer overlap of output and input")
+	}
+	if alias.AnyOverlap(out, ad) {
+		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
+	}
+
+	var s chacha20core.State
+	var polyKey [chacha20core.BlockSize]byte
+	s.Init(key, nonce, 0)
+	chacha20core.Block(&s, &polyKey)
+
+	var want [Overhead]byte
+	mac(&want, (*[32]byte)(polyKey[:32]), ad, ciphertext)
+	clear(polyKey[:])
+	if subtle.ConstantTimeCompare(want[:], tag) != 1 {
+		clear(out)
+		s = chacha20core.State{}
+		return nil, errOpen
+	}
+
+	chacha20core.XORKeyStream(&s, out, ciphertext)
+	s = chacha20core.State{}
+	return ret, nil
+}
+
+// mac computes the Poly1305 tag of RFC 8439, Section 2.8: ad, zero padding to
+// 16 bytes, ciphertext, zero padding, then the two lengths as 64-bit little
+// endian numbers.
+func mac(out *[Overhead]byte, key *[32]byte, ad, ciphertext []byte) {
+	var pad [16]byte
+	p := poly1305.New(key)
+	p.Write(ad)
+	p.Write(pad[:(16-len(ad)%16)%16])
+	p.Write(ciphertext)
+	p.Write(pad[:(16-len(ciphertext)%16)%16])
+	binary.LittleEndian.PutUint64(pad[0:], uint64(len(ad)))
+	binary.LittleEndian.PutUint64(pad[8:], uint64(len(ciphertext)))
+	p.Write(pad[:])
+	p.Sum(out[:0])
+}

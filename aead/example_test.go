@@ -1,0 +1,43 @@
+package aead_test
+
+import (
+	"crypto/rand"
+	"fmt"
+
+	chacha20poly1305 "github.com/chachakit/chachakit/aead"
+)
+
+// The package replaces golang.org/x/crypto/chacha20poly1305: only the import
+// path changes.
+func ExampleNewX() {
+	key := make([]byte, chacha20poly1305.KeySize)
+	if _, err := rand.Read(key); err != nil {
+		panic(err)
+	}
+
+	aead, err := chacha20poly1305.NewX(key)
+	if err != nil {
+		panic(err)
+	}
+
+	// Encryption: a random 24-byte nonce, prepended to the ciphertext.
+	msg := []byte("Gophers, gophers, gophers everywhere!")
+	nonce := make([]byte, aead.NonceSize(), aead.NonceSize()+len(msg)+aead.Overhead())
+	if _, err := rand.Read(nonce); err != nil {
+		panic(err)
+	}
+	encryptedMsg := aead.Seal(nonce, nonce, msg, nil)
+
+	// Decryption.
+	if len(encryptedMsg) < aead.NonceSize() {
+		panic("ciphertext too short")
+	}
+	nonce, ciphertext := encryptedMsg[:aead.NonceSize()], encryptedMsg[aead.NonceSize():]
+	plaintext, err := aead.Open(nil, nonce, ciphertext, nil)
+	if err != nil {
+		panic(err)
+	}
+
+	fmt.Printf("%s\n", plaintext)
+	// Output: Gophers, gophers, gophers everywhere!
+}

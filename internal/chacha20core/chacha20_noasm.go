@@ -1,0 +1,7 @@
+//go:build !(amd64 || arm64 || loong64 || riscv64) || !gc || purego
+
+package chacha20core
+
+// xorBlocks is the dispatcher: without keystream assembly it is the
+// portable code.
+func xorBlocks(s *State, dst, src []byte) { xorBlocksGeneric(s, dst, src) }

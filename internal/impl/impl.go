@@ -1,0 +1,150 @@
+// Package impl is the registry of the library's alternative implementations.
+//
+// Every primitive that has more than one implementation (ChaCha20 keystream,
+// XORBytes, Memclr, ...) registers each of them here under a package name and
+// an implementation name, together with the *bool that its dispatcher reads.
+// Dispatch stays a plain chain of if statements in the primitive's package
+// (no function variables on hot paths); the registry only flips those bools,
+// so that tests and benchmarks can force every path in turn.
+//
+// The portable Go code is always present under the name [Portable]: it runs
+// when every registered toggle of a package is false.
+//
+// The idea follows Go's crypto/internal/impl, with two differences: Reset
+// restores every toggle of a package (not only the first one), and the
+// CHACHAKIT_IMPL environment variable can force a choice for a whole process,
+// which is how `go run ./bench` and the cross-architecture script compare
+// paths.
+package impl
+
+import (
+	"os"
+	"slices"
+	"strings"
+)
+
+// Portable is the name under which every package's pure Go code is known.
+const Portable = "Go"
+
+// An Impl is one registered implementation.
+type Impl struct {
+	Package   string // the primitive's package, such as "chacha20"
+	Name      string // the technique, such as "AVX2" or "NEON4x1"
+	Available bool   // whether this CPU (and this build) can run it
+
+	toggle  *bool // read by the package's dispatcher
+	initial bool  // the dispatcher's own choice, restored by Reset
+}
+
+var (
+	registry  []*Impl
+	preferred = map[string]func() string{}
+)
+
+// Register records the implementation name of package pkg. enabled is the
+// variable the package's dispatcher reads; its value at registration time
+// says whether the implementation is available on this CPU. Register must be
+// called from package initialization only.
+//
+// If the environment variable CHACHAKIT_IMPL names an implementation for pkg
+// (for example CHACHAKIT_IMPL=chacha20=Go,subtle=AVX2), every other
+// implementation of pkg is switched off for the whole process.
+func Register(pkg, name string, enabled *bool) {
+	if name == Portable || strings.ContainsAny(name, ",=/") {
+		panic("impl: bad implementation name " + name)
+	}
+	for _, i := range registry {
+		if i.Package == pkg && i.Name == name {
+			panic("impl: " + pkg + "/" + name + " registered twice")
+		}
+	}
+	i := &Impl{Package: pkg, Name: name, Available: *enabled, toggle: enabled}
+	if forced, ok := forcedByEnv(pkg); ok {
+		*enabled = *enabled && forced == name
+	}
+	i.initial = *enabled
+	registry = append(registry, i)
+}
+
+// SetPreferred registers a function that names the path the dispatcher of pkg
+// uses by default for large inputs, when it is not simply the first enabled
+// implementation (for example a choice made from the CPU's MIDR_EL1).
+func SetPreferred(pkg string, f func() string) { preferred[pkg] = f }
+
+// Preferred returns the name of the implementation the dispatcher of pkg
+// currently uses for large inputs.
+func Preferred(pkg string) string {
+	if f, ok := preferred[pkg]; ok {
+		return f()
+	}
+	for _, i := range registry {
+		if i.Package == pkg && *i.toggle {
+			return i.Name
+		}
+	}
+	return Portable
+}
+
+// List returns the registered implementations of pkg, in registration order,
+// without the portable one.
+func List(pkg string) []*Impl {
+	var l []*Impl
+	for _, i := range registry {
+		if i.Package == pkg {
+			l = append(l, i)
+		}
+	}
+	return l
+}
+
+// Packages returns the names of the packages that registered implementations.
+func Packages() []string {
+	var l []string
+	for _, i := range registry {
+		if !slices.Contains(l, i.Package) {
+			l = append(l, i.Package)
+		}
+	}
+	return l
+}
+
+// Select makes the dispatcher of pkg use only implementation name (or the
+// portable code for [Portable]). It reports false, changing nothing, if name
+// is not registered for pkg or not available on this CPU.
+func Select(pkg, name string) bool {
+	if name != Portable {
+		found := false
+		for _, i := range List(pkg) {
+			if i.Name == name {
+				if !i.Available {
+					return false
+				}
+				found = true
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	for _, i := range List(pkg) {
+		*i.toggle = i.Name == name
+	}
+	return true
+}
+
+// Reset restores every toggle of pkg to the dispatcher's own choice.
+func Reset(pkg string) {
+	for _, i := range List(pkg) {
+		*i.toggle = i.initial
+	}
+}
+
+// forcedByEnv reads CHACHAKIT_IMPL, a comma-separated list of pkg=Name.
+func forcedByEnv(pkg string) (string, bool) {
+	for _, kv := range strings.Split(os.Getenv("CHACHAKIT_IMPL"), ",") {
+		if p, name, ok := strings.Cut(strings.TrimSpace(kv), "="); ok && p == pkg {
+			return name, true
+		}
+	}
+	return "", false
+}
