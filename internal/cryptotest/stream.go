@@ -160,35 +160,52 @@ func testStreamSetCounter(t *testing.T, ours, ref NewStream, nonceSize int) {
 }
 
 // testStreamCounterEdge runs up to the last block, 2^32-1, and one byte past
-// it, comparing output and panics with the reference.
+// it. Whether a call must panic follows RFC 8439's rule (no block past
+// 2^32-1), which is what x/crypto's portable code does; the output is compared
+// with the reference.
+//
+// golang.org/x/crypto v0.59 on arm64, loong64, ppc64 and s390x buffers 4
+// blocks at a time and, when such a buffer ends exactly at block 2^32-1,
+// lets the counter wrap to 0 without noticing: a later call then reuses the
+// keystream of block 0 instead of panicking. This suite does not follow it
+// there, and logs where the reference disagrees with the rule.
 func testStreamCounterEdge(t *testing.T, ours, ref NewStream, nonceSize int) {
 	r := newRand(300 + uint64(nonceSize))
 	key, nonce := fill(r, make([]byte, 32)), fill(r, make([]byte, nonceSize))
 	msg := fill(r, make([]byte, 64*20))
 	for start := uint32(math.MaxUint32 - 17); start != 0; start++ {
-		for _, steps := range [][]int{{64 * 20}, {1, 63, 64, 1}, {10, 200, 2000}, {64 * int(math.MaxUint32-start+1)}, {64*int(math.MaxUint32-start+1) - 1, 1, 1}} {
+		left := 64 * (uint64(math.MaxUint32-start) + 1) // keystream bytes that exist
+		for _, steps := range [][]int{{64 * 20}, {1, 63, 64, 1}, {10, 200, 2000}, {int(left)}, {int(left) - 1, 1, 1}} {
 			a, b := mustStream(t, ours, key, nonce), mustStream(t, ref, key, nonce)
 			a.SetCounter(start)
 			b.SetCounter(start)
+			var used uint64
 			for i, n := range steps {
 				n = min(n, len(msg))
+				mustPanic := (used+uint64(n)+63)/64*64 > left
 				got, want := make([]byte, n), make([]byte, n)
 				pa := panicText(func() { a.XORKeyStream(got, msg[:n]) })
 				pb := panicText(func() { b.XORKeyStream(want, msg[:n]) })
-				if pa != pb {
-					t.Fatalf("counter %#x, steps %v, step %d: panic %q, want %q", start, steps, i, pa, pb)
+				if mustPanic {
+					if pa != "chacha20: counter overflow" {
+						t.Fatalf("counter %#x, steps %v, step %d: panic %q, want the counter overflow panic", start, steps, i, pa)
+					}
+					if pb != pa {
+						t.Logf("counter %#x, steps %v, step %d: the reference panics with %q (see the x/crypto note above)", start, steps, i, pb)
+					}
+					break
+				}
+				if pa != "" || pb != "" {
+					t.Fatalf("counter %#x, steps %v, step %d: panic %q, reference %q, want none", start, steps, i, pa, pb)
 				}
 				if !bytes.Equal(got, want) {
 					t.Fatalf("counter %#x, steps %v, step %d: output differs", start, steps, i)
 				}
-				if pa != "" {
-					break
-				}
+				used += uint64(n)
 			}
-			pa := panicText(func() { a.SetCounter(math.MaxUint32) })
-			pb := panicText(func() { b.SetCounter(math.MaxUint32) })
-			if pa != pb {
-				t.Fatalf("counter %#x, steps %v: SetCounter after the run: panic %q, want %q", start, steps, pa, pb)
+			// After the last block, even a SetCounter to 2^32-1 is a rollback.
+			if pa := panicText(func() { a.SetCounter(math.MaxUint32) }); used > left-64 && pa != "chacha20: SetCounter attempted to rollback counter" {
+				t.Fatalf("counter %#x, steps %v: SetCounter after the last block: panic %q", start, steps, pa)
 			}
 		}
 	}

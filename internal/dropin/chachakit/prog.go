@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/chachakit/chachakit/aead"
+
 	"github.com/chachakit/chachakit/chacha20"
 )
 

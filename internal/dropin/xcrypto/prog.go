@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	aead "golang.org/x/crypto/chacha20poly1305"
+
 	"golang.org/x/crypto/chacha20"
 )
 
