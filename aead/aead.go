@@ -19,6 +19,9 @@ import (
 	"crypto/cipher"
 	"crypto/fips140"
 	"errors"
+	"runtime"
+
+	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
 )
 
 const (
@@ -55,12 +58,61 @@ var (
 	errOpen   = errors.New("chacha20poly1305: message authentication failed")
 )
 
+// Wiper is implemented by the AEADs that New and NewX return. Wipe zeroes
+// the key in a way the compiler cannot remove; any later Seal or Open
+// panics. Wipe must not run concurrently with Seal or Open.
+//
+// New and NewX keep x/crypto's signature, returning a cipher.AEAD, so reach
+// the method with a type assertion:
+//
+//	a, err := aead.New(key)
+//	...
+//	defer a.(aead.Wiper).Wipe()
+//
+// If Wipe is never called, the key is wiped some time after the AEAD
+// becomes unreachable, from a cleanup registered with runtime.AddCleanup;
+// Go runs cleanups after a garbage collection finds the object dead, and not
+// at all if the program exits first. Seal and Open clear their per-message
+// secrets (the Poly1305 key, keystream blocks, the XChaCha20 subkey) before
+// they return. See package runtimehooks for what a wipe cannot reach.
+type Wiper interface {
+	Wipe()
+}
+
+// key is an AEAD key in an allocation of its own, so that a cleanup can wipe
+// it without keeping the AEAD that holds it alive.
+type key struct {
+	k     *[KeySize]byte
+	wiped bool
+}
+
+func newKey(b []byte) key {
+	k := key{k: new([KeySize]byte)}
+	runtimehooks.Do(func() { copy(k.k[:], b) })
+	return k
+}
+
+func wipeKey(k *[KeySize]byte) { runtimehooks.Memclr(k[:]) }
+
+// get returns the key, panicking after Wipe.
+func (k *key) get() *[KeySize]byte {
+	if k.wiped {
+		panic("chacha20poly1305: use of an AEAD after Wipe")
+	}
+	return k.k
+}
+
+func (k *key) Wipe() {
+	wipeKey(k.k)
+	k.wiped = true
+}
+
 type chacha20poly1305 struct {
-	key [KeySize]byte
+	key
 }
 
 type xchacha20poly1305 struct {
-	key [KeySize]byte
+	key
 }
 
 // New returns a ChaCha20-Poly1305 AEAD that uses the given 256-bit key.
@@ -71,8 +123,8 @@ func New(key []byte) (cipher.AEAD, error) {
 	if len(key) != KeySize {
 		return nil, errKeyLen
 	}
-	c := new(chacha20poly1305)
-	copy(c.key[:], key)
+	c := &chacha20poly1305{newKey(key)}
+	runtime.AddCleanup(c, wipeKey, c.k)
 	return c, nil
 }
 
@@ -89,8 +141,8 @@ func NewX(key []byte) (cipher.AEAD, error) {
 	if len(key) != KeySize {
 		return nil, errKeyLen
 	}
-	c := new(xchacha20poly1305)
-	copy(c.key[:], key)
+	c := &xchacha20poly1305{newKey(key)}
+	runtime.AddCleanup(c, wipeKey, c.k)
 	return c, nil
 }
 
@@ -106,7 +158,7 @@ func (c *chacha20poly1305) Seal(dst, nonce, plaintext, additionalData []byte) []
 	if uint64(len(plaintext)) > maxPlaintext {
 		panic("chacha20poly1305: plaintext too large")
 	}
-	return seal(&c.key, (*[NonceSize]byte)(nonce), dst, plaintext, additionalData)
+	return seal(c.get(), (*[NonceSize]byte)(nonce), dst, plaintext, additionalData)
 }
 
 func (c *chacha20poly1305) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
@@ -119,7 +171,7 @@ func (c *chacha20poly1305) Open(dst, nonce, ciphertext, additionalData []byte) (
 	if uint64(len(ciphertext)) > maxCiphertext {
 		panic("chacha20poly1305: ciphertext too large")
 	}
-	return open(&c.key, (*[NonceSize]byte)(nonce), dst, ciphertext, additionalData)
+	return open(c.get(), (*[NonceSize]byte)(nonce), dst, ciphertext, additionalData)
 }
 
 func (x *xchacha20poly1305) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
@@ -133,9 +185,9 @@ func (x *xchacha20poly1305) Seal(dst, nonce, plaintext, additionalData []byte) [
 	}
 	var subkey [KeySize]byte
 	var n [NonceSize]byte
-	deriveX(&subkey, &n, &x.key, nonce)
+	deriveX(&subkey, &n, x.get(), nonce)
 	ret := seal(&subkey, &n, dst, plaintext, additionalData)
-	clear(subkey[:])
+	runtimehooks.Memclr(subkey[:])
 	return ret
 }
 
@@ -151,9 +203,9 @@ func (x *xchacha20poly1305) Open(dst, nonce, ciphertext, additionalData []byte) 
 	}
 	var subkey [KeySize]byte
 	var n [NonceSize]byte
-	deriveX(&subkey, &n, &x.key, nonce)
+	deriveX(&subkey, &n, x.get(), nonce)
 	ret, err := open(&subkey, &n, dst, ciphertext, additionalData)
-	clear(subkey[:])
+	runtimehooks.Memclr(subkey[:])
 	return ret, err
 }
 

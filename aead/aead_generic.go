@@ -6,6 +6,7 @@ import (
 
 	"github.com/chachakit/chachakit/internal/alias"
 	"github.com/chachakit/chachakit/internal/chacha20core"
+	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
 	"golang.org/x/crypto/poly1305"
 )
 
@@ -40,8 +41,8 @@ func seal(key *[KeySize]byte, nonce *[NonceSize]byte, dst, plaintext, ad []byte)
 	mac(&t, (*[32]byte)(polyKey[:32]), ad, ciphertext)
 	copy(tag, t[:])
 
-	clear(polyKey[:])
-	s = chacha20core.State{}
+	runtimehooks.Memclr(polyKey[:])
+	s.Wipe()
 	return ret
 }
 
@@ -67,15 +68,15 @@ func open(key *[KeySize]byte, nonce *[NonceSize]byte, dst, ciphertext, ad []byte
 
 	var want [Overhead]byte
 	mac(&want, (*[32]byte)(polyKey[:32]), ad, ciphertext)
-	clear(polyKey[:])
+	runtimehooks.Memclr(polyKey[:])
 	if subtle.ConstantTimeCompare(want[:], tag) != 1 {
 		clear(out)
-		s = chacha20core.State{}
+		s.Wipe()
 		return nil, errOpen
 	}
 
 	chacha20core.XORKeyStream(&s, out, ciphertext)
-	s = chacha20core.State{}
+	s.Wipe()
 	return ret, nil
 }
 

@@ -12,9 +12,11 @@ package chacha20
 import (
 	"crypto/cipher"
 	"errors"
+	"runtime"
 
 	"github.com/chachakit/chachakit/internal/alias"
 	"github.com/chachakit/chachakit/internal/chacha20core"
+	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
 )
 
 const (
@@ -37,17 +39,37 @@ const blockSize = chacha20core.BlockSize
 
 // Cipher is a stateful instance of ChaCha20 or XChaCha20 using a particular
 // key and nonce. A *Cipher implements the cipher.Stream interface.
+//
+// A Cipher keeps its key, nonce, counter and buffered keystream in a separate
+// allocation that is wiped by [Cipher.Wipe], or by the garbage collector
+// some time after the Cipher becomes unreachable (see [Cipher.Wipe] for what
+// that does and does not promise). Unlike x/crypto's, a Cipher made by
+// NewUnauthenticatedCipher is therefore always heap-allocated; XORKeyStream
+// itself allocates nothing.
 type Cipher struct {
-	s chacha20core.State
+	k *secrets // nil only in a zero Cipher before its first use
 
-	// buf holds one keystream block; its last len bytes have not been used
-	// yet. Only a call that ends inside a block leaves bytes here.
-	buf [blockSize]byte
+	// len is how many bytes at the end of k.buf have not been used yet. Only
+	// a call that ends inside a block leaves bytes there.
 	len int
 
 	// overflow is set once the block numbered 2^32-1 has been generated: no
 	// more keystream exists under this nonce, and asking for it panics.
 	overflow bool
+
+	wiped bool
+}
+
+// secrets is everything derived from the key: the ChaCha20 state (for
+// XChaCha20, holding the HChaCha20 subkey) and one block of keystream.
+type secrets struct {
+	s   chacha20core.State
+	buf [blockSize]byte
+}
+
+func wipeSecrets(k *secrets) {
+	k.s.Wipe()
+	runtimehooks.Memclr(k.buf[:])
 }
 
 var _ cipher.Stream = (*Cipher)(nil)
@@ -63,34 +85,48 @@ var _ cipher.Stream = (*Cipher)(nil)
 // mechanism. Instead, consider using package
 // github.com/chachakit/chachakit/aead.
 func NewUnauthenticatedCipher(key, nonce []byte) (*Cipher, error) {
-	// A small wrapper, so that it inlines and the Cipher can stay on the
-	// caller's stack.
-	c := &Cipher{}
-	return newUnauthenticatedCipher(c, key, nonce)
-}
-
-func newUnauthenticatedCipher(c *Cipher, key, nonce []byte) (*Cipher, error) {
 	if len(key) != KeySize {
 		return nil, errors.New("chacha20: wrong key size")
 	}
-	var n [NonceSize]byte
-	switch len(nonce) {
-	case NonceSize:
-		copy(n[:], nonce)
-		c.s.Init((*[KeySize]byte)(key), &n, 0)
-	case NonceSizeX:
-		// XChaCha20 (draft-irtf-cfrg-xchacha-03, Section 2.3): HChaCha20
-		// turns the first 16 nonce bytes into a subkey; the last 8 become
-		// the ChaCha20 nonce after 4 zero bytes.
-		var subkey [KeySize]byte
-		chacha20core.HChaCha20(&subkey, (*[KeySize]byte)(key), (*[16]byte)(nonce))
-		copy(n[4:], nonce[16:])
-		c.s.Init(&subkey, &n, 0)
-		clear(subkey[:])
-	default:
+	if len(nonce) != NonceSize && len(nonce) != NonceSizeX {
 		return nil, errors.New("chacha20: wrong nonce size")
 	}
+	c := &Cipher{k: new(secrets)}
+	// The cleanup holds only the secrets, never c, so it can run.
+	runtime.AddCleanup(c, wipeSecrets, c.k)
+	runtimehooks.Do(func() { c.k.s.InitFrom(key, nonce) })
 	return c, nil
+}
+
+// Wipe zeroes the key, the nonce, the counter and any buffered keystream,
+// in a way the compiler cannot remove. Any later call to XORKeyStream or
+// SetCounter panics.
+//
+// If Wipe is never called, the same wipe runs some time after the Cipher
+// becomes unreachable, from a cleanup registered with runtime.AddCleanup. Go
+// runs cleanups only after a garbage collection finds the object dead, and
+// not at all if the program exits first, so call Wipe when the time of the
+// wipe matters. Neither reaches copies outside the Cipher: see package
+// runtimehooks.
+func (s *Cipher) Wipe() {
+	if s.k != nil {
+		wipeSecrets(s.k)
+	}
+	s.len = 0
+	s.wiped = true
+}
+
+// state returns the secrets, panicking after Wipe.
+func (s *Cipher) state() *secrets {
+	if s.wiped {
+		panic("chacha20: use of a Cipher after Wipe")
+	}
+	if s.k == nil {
+		// A zero Cipher works, under the all-zero key and nonce, as in
+		// x/crypto.
+		s.k = new(secrets)
+	}
+	return s.k
 }
 
 // SetCounter sets the Cipher counter. The next invocation of XORKeyStream
@@ -102,14 +138,15 @@ func newUnauthenticatedCipher(c *Cipher, key, nonce []byte) (*Cipher, error) {
 // Note that the execution time of XORKeyStream is not independent of the
 // counter value.
 func (s *Cipher) SetCounter(counter uint32) {
-	// s.s.Counter is the block after the last one generated. Buffered bytes
+	// k.s.Counter is the block after the last one generated. Buffered bytes
 	// belong to the block before it, which counts as output already, so the
-	// current value is s.s.Counter either way; moving to it or beyond drops
+	// current value is k.s.Counter either way; moving to it or beyond drops
 	// the buffer.
-	if s.overflow || counter < s.s.Counter {
+	k := s.state()
+	if s.overflow || counter < k.s.Counter {
 		panic("chacha20: SetCounter attempted to rollback counter")
 	}
-	s.s.Counter = counter
+	k.s.Counter = counter
 	s.len = 0
 }
 
@@ -124,6 +161,7 @@ func (s *Cipher) SetCounter(counter uint32) {
 // the src buffers was passed in a single run. That is, Cipher
 // maintains state and does not reset at each XORKeyStream call.
 func (s *Cipher) XORKeyStream(dst, src []byte) {
+	k := s.state()
 	if len(src) == 0 {
 		return
 	}
@@ -137,7 +175,7 @@ func (s *Cipher) XORKeyStream(dst, src []byte) {
 
 	// Use up the keystream left over by the previous call.
 	if s.len > 0 {
-		ks := s.buf[blockSize-s.len:]
+		ks := k.buf[blockSize-s.len:]
 		n := min(len(ks), len(src))
 		for i := range n {
 			dst[i] = src[i] ^ ks[i]
@@ -153,7 +191,7 @@ func (s *Cipher) XORKeyStream(dst, src []byte) {
 	// generating anything if the message needs blocks past 2^32-1, and
 	// remember when it takes exactly the last one.
 	blocks := (uint64(len(src)) + blockSize - 1) / blockSize
-	switch end := uint64(s.s.Counter) + blocks; {
+	switch end := uint64(k.s.Counter) + blocks; {
 	case s.overflow || end > 1<<32:
 		panic("chacha20: counter overflow")
 	case end == 1<<32:
@@ -162,13 +200,13 @@ func (s *Cipher) XORKeyStream(dst, src []byte) {
 
 	full := len(src) &^ (blockSize - 1)
 	if full > 0 {
-		chacha20core.XORBlocks(&s.s, dst[:full], src[:full])
+		chacha20core.XORBlocks(&k.s, dst[:full], src[:full])
 		dst, src = dst[full:], src[full:]
 	}
 	if len(src) > 0 {
-		chacha20core.Block(&s.s, &s.buf)
+		chacha20core.Block(&k.s, &k.buf)
 		for i := range src {
-			dst[i] = src[i] ^ s.buf[i]
+			dst[i] = src[i] ^ k.buf[i]
 		}
 		s.len = blockSize - len(src)
 	}

@@ -8,7 +8,12 @@
 // the counter-overflow rules and all argument checks live in the callers.
 package chacha20core
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"unsafe"
+
+	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
+)
 
 const (
 	// BlockSize is the size of one ChaCha20 keystream block.
@@ -41,6 +46,31 @@ func (s *State) Init(key *[32]byte, nonce *[12]byte, counter uint32) {
 	}
 }
 
+// InitFrom loads a 32-byte key and a 12-byte ChaCha20 nonce, or a 24-byte
+// XChaCha20 nonce (draft-irtf-cfrg-xchacha-03, Section 2.3: HChaCha20 turns
+// the key and the first 16 nonce bytes into a subkey, and the last 8 nonce
+// bytes follow 4 zero bytes as the ChaCha20 nonce), with the counter at 0.
+// The caller has checked the lengths.
+func (s *State) InitFrom(key, nonce []byte) {
+	var n [12]byte
+	if len(nonce) == 24 {
+		var subkey [32]byte
+		HChaCha20(&subkey, (*[32]byte)(key), (*[16]byte)(nonce))
+		copy(n[4:], nonce[16:24])
+		s.Init(&subkey, &n, 0)
+		runtimehooks.Memclr(subkey[:])
+		return
+	}
+	copy(n[:], nonce)
+	s.Init((*[32]byte)(key), &n, 0)
+}
+
+// Wipe zeroes the whole state, key included, in a way the compiler cannot
+// remove.
+func (s *State) Wipe() {
+	runtimehooks.Memclr(unsafe.Slice((*byte)(unsafe.Pointer(s)), unsafe.Sizeof(*s)))
+}
+
 // XORBlocks XORs src with the keystream starting at block s.Counter and
 // writes the result to dst, advancing the counter by one for every 64 bytes.
 // len(src) must be a multiple of BlockSize and len(dst) at least len(src);
@@ -65,7 +95,7 @@ func XORKeyStream(s *State, dst, src []byte) {
 		var ks [BlockSize]byte
 		Block(s, &ks)
 		xorTail(dst[full:len(src)], tail, ks[:])
-		clear(ks[:])
+		runtimehooks.Memclr(ks[:])
 	}
 }
 

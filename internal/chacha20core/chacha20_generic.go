@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math/bits"
 
+	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
 	"github.com/chachakit/chachakit/subtle"
 )
 
@@ -39,7 +40,7 @@ func xorBlocksGeneric(s *State, dst, src []byte) {
 		subtle.XORBytes(dst[:n], src[:n], ks[:n])
 		dst, src = dst[n:], src[n:]
 	}
-	clear(ks[:])
+	runtimehooks.Memclr(ks[:])
 }
 
 // blockGeneric computes the keystream block numbered s.Counter (RFC 8439,

@@ -1,0 +1,82 @@
+// Package runtimehooks is where chachakit meets the Go runtime: it wipes key
+// material from memory.
+//
+// [Memclr] zeroes a byte slice, and [Wipe] zeroes a slice of key words (such
+// as the uint32 key words of a ChaCha20 state) through the same code. Both
+// are built so that the Go compiler can never remove the wipe, whatever the
+// caller does with the memory afterwards (see [Memclr] for why), and both
+// allocate nothing.
+//
+// On riscv64 Memclr is hand-written assembly (registered with
+// internal/impl as memclr/RV64Unrolled). On the other architectures it is a
+// direct call of the runtime's memclr, the function clear() uses, so it costs
+// exactly what clear() costs. With the purego build tag, with gccgo, and in
+// -race/-msan/-asan builds it is clear() inside a non-inlined function.
+//
+// # What a wipe does and does not guarantee
+//
+// A wipe zeroes exactly the bytes it is given, before it returns. It cannot
+// reach copies that the program, the compiler or the runtime made elsewhere:
+// values held in registers or spilled to stack temporaries, stack frames
+// left behind when the runtime grows (copies) a goroutine stack, slices that
+// were reallocated by append, or pages the operating system swapped out.
+// Go 1.26's runtime/secret experiment (GOEXPERIMENT=runtimesecret) is the
+// tool for the registers and the stack; this package only clears the memory
+// the library owns.
+package runtimehooks
+
+import "unsafe"
+
+// Memclr sets every byte of b to zero. It touches only b[0:len(b)], never the
+// rest of b's capacity, and allocates nothing.
+//
+// The stores are never removed by the compiler, even when the caller does
+// not read b again (the usual case for a key that is being discarded).
+// Memclr inlines into its caller, and what it leaves there is always a call,
+// which receives b's pointer, to a function the compiler cannot see into or
+// may not inline:
+//
+//   - riscv64: the assembly function memclr (memclr_riscv64.s);
+//   - other architectures: runtime.memclrNoHeapPointers, declared in this
+//     package without a body (through a linkname), so the compiler knows
+//     nothing of what it does (memclr_runtime.go);
+//   - purego, gccgo, -race, -msan, -asan: memclrGeneric, a //go:noinline
+//     function that runs clear(b) (memclr_generic.go).
+//
+// A call that is handed a pointer to memory may read that memory, so the
+// compiler must perform every store before it and may not delete the call:
+// the backing array is reachable, through the pointer argument, by code
+// outside the caller's view. Inside memclrGeneric the array is not a local
+// variable but memory reached through a parameter, and Go's dead-store
+// elimination only deletes stores that are overwritten before being read or
+// stores to a function's own never-read stack variables; a
+// runtime.KeepAlive after the clear keeps the array live until the stores
+// are done. No dead-store reasoning in the compiler can therefore apply to
+// the wipe, whatever the caller does with the slice afterwards;
+// TestWipeSurvivesStack checks it on a local array that no Go code reads
+// again.
+//
+// Memclr is what the library uses to destroy keys, key-derived values and
+// keystream; see the package documentation for what a wipe cannot reach.
+func Memclr(b []byte) {
+	memclr(unsafe.Pointer(unsafe.SliceData(b)), uintptr(len(b)))
+}
+
+// Wipe sets every element of p to zero through [Memclr], and so with the
+// same guarantee: the compiler cannot remove it. It is meant for key
+// material held as words rather than bytes, for example the key words of a
+// ChaCha20 state:
+//
+//	runtimehooks.Wipe(s.Key[:])   // [8]uint32
+//	runtimehooks.Wipe(s.Nonce[:]) // [3]uint32
+//	runtimehooks.Wipe(buf[:])     // [64]byte keystream
+//
+// T is restricted to integer types, which hold no pointers: zeroing memory
+// that holds pointers behind the garbage collector's back would be unsafe.
+func Wipe[T ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~int8 | ~int16 | ~int32 | ~int64](p []T) {
+	if len(p) == 0 {
+		return
+	}
+	var zero T
+	Memclr(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p))*unsafe.Sizeof(zero)))
+}

@@ -1,0 +1,11 @@
+//go:build !gc || purego || (!riscv64 && (race || msan || asan))
+
+package runtimehooks
+
+import "unsafe"
+
+// memclr is the dispatcher: the portable code, with the purego tag, with
+// gccgo, and in the instrumented builds (-race, -msan, -asan) of the
+// architectures that otherwise call the runtime's memclr directly (see
+// memclr_runtime.go).
+func memclr(p unsafe.Pointer, n uintptr) { memclrGeneric(p, n) }
