@@ -1,0 +1,17 @@
+package main
+
+import "golang.org/x/sys/cpu"
+
+// cpuinfoModelKeys are the /proc/cpuinfo keys naming the core.
+var cpuinfoModelKeys = []string{"uarch"}
+
+// cpuFeatures returns the RISC-V extensions the ChaCha20 paths use.
+func cpuFeatures() []feature {
+	return []feature{
+		{"V", cpu.RISCV64.HasV},
+	}
+}
+
+// cpuDetails returns per-architecture facts printed after the features:
+// none here.
+func cpuDetails() map[string]string { return nil }

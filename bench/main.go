@@ -1,0 +1,310 @@
+// Command bench is chachakit's main program: it shows what this machine
+// runs, checks that it computes the right answers, and measures it against
+// golang.org/x/crypto.
+//
+// Usage:
+//
+//	go run ./bench [-quick] [-json] [-time d] [-rounds n] [-sizes list]
+//
+// It prints, on standard output:
+//
+//  1. the platform: GOOS/GOARCH, Go version, CPU model where /proc/cpuinfo
+//     names it, the CPU features that matter to the assembly paths (from
+//     golang.org/x/sys/cpu), and the build settings that change which code
+//     runs (-tags purego, GOAMD64, ...);
+//  2. for each primitive, the implementation the dispatcher selected and
+//     every registered implementation with its availability on this CPU;
+//  3. the self-check: RFC 8439 §2.4.2 (ChaCha20) and §2.8.2
+//     (ChaCha20-Poly1305), run under the default choice and again under each
+//     available implementation. The program exits with status 1 if any of
+//     them fails, before measuring anything;
+//  4. a throughput table: Seal and Open (ChaCha20-Poly1305), SealX
+//     (XChaCha20-Poly1305 Seal) and XORKeyStream (chacha20, in place) at 64,
+//     1350 and 16384 bytes, chachakit and x/crypto side by side, and their
+//     ratio (chachakit/x-crypto; above 1 means chachakit is faster). AEAD
+//     calls have 13 bytes of additional data. MB/s is 10^6 bytes per second.
+//
+// The two libraries are measured interleaved in one process: for each row,
+// both are calibrated to run about -time per timed round, then -rounds
+// rounds alternate between them (switching which goes first), and the table
+// shows the median of each side. Machine noise therefore hits both sides,
+// and the ratio is more stable than either number. A row is marked "noisy"
+// when one side's rounds differ by more than 25% of their median: rerun it
+// on a quieter machine or with a longer -time before quoting it. Under qemu
+// the numbers measure the emulator, not a CPU. Progress goes to standard
+// error.
+//
+// Flags:
+//
+//	-json     print the platform, the selections, the self-check and the rows
+//	          as one JSON object on standard output instead of the text
+//	-quick    a short run (a few seconds) that checks the program still works;
+//	          CI uses it. Its numbers are rough.
+//	-time d   duration of each timed round of each side (default 100ms; 10ms
+//	          with -quick)
+//	-rounds n timed rounds per side and row (default 7; 3 with -quick)
+//	-sizes l  comma-separated message sizes (default 64,1350,16384)
+//
+// The environment variable CHACHAKIT_IMPL=pkg=Name forces one implementation
+// for the whole process, for example CHACHAKIT_IMPL=chacha20=Go to measure
+// the portable code; -tags purego builds without any assembly.
+//
+// # Comparing with benchstat
+//
+// The same benchmarks exist as Go benchmarks in bench_test.go, named
+// BenchmarkOp/lib=L/size=N (Op is Seal, Open, SealX or XORKeyStream; N is
+// 64, 1350, 8192 or 16384), where L is xcrypto, chachakit (the default
+// dispatch) or chachakit-Name: chachakit with the chacha20 implementation
+// Name forced, for each one this CPU can run, chachakit-Go included (these
+// appear once assembly is registered for chacha20). To compare the
+// libraries side by side from one run:
+//
+//	go install golang.org/x/perf/cmd/benchstat@latest
+//	go test -run '^$' -bench . -count 10 ./bench > new.txt
+//	benchstat -col /lib new.txt
+//
+// (xcrypto comes first, so it is benchstat's baseline.) To compare two
+// versions of chachakit, save old.txt the same way before a change and run
+// `benchstat -filter /lib:chachakit old.txt new.txt`.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// report is the -json output.
+type report struct {
+	Platform   platform      `json:"platform"`
+	Selections []selection   `json:"selections"`
+	SelfCheck  []checkResult `json:"self_check"`
+	Config     config        `json:"config"`
+	Rows       []row         `json:"rows"`
+}
+
+type config struct {
+	Quick      bool    `json:"quick"`
+	RoundTime  string  `json:"round_time"`
+	Rounds     int     `json:"rounds"`
+	Sizes      []int   `json:"sizes"`
+	ADLen      int     `json:"ad_len"`
+	MBUnit     float64 `json:"mb_unit"`
+	Interleave string  `json:"interleave"`
+}
+
+// run is the program; it returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	jsonOut := fs.Bool("json", false, "print machine-readable results (JSON) on stdout")
+	quick := fs.Bool("quick", false, "short run (a few seconds) to check that everything works")
+	roundTime := fs.Duration("time", 100*time.Millisecond, "duration of each timed round of each side (default 10ms with -quick)")
+	rounds := fs.Int("rounds", 7, "timed rounds per side and row (default 3 with -quick)")
+	sizeList := fs.String("sizes", "64,1350,16384", "comma-separated message sizes in bytes")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "bench: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *quick {
+		if !set["time"] {
+			*roundTime = 10 * time.Millisecond
+		}
+		if !set["rounds"] {
+			*rounds = 3
+		}
+	}
+	if *roundTime <= 0 || *rounds <= 0 {
+		fmt.Fprintln(stderr, "bench: -time and -rounds must be positive")
+		return 2
+	}
+	szs, err := parseSizes(*sizeList)
+	if err != nil {
+		fmt.Fprintln(stderr, "bench:", err)
+		return 2
+	}
+
+	rep := report{
+		Platform:   readPlatform(),
+		Selections: readSelections(),
+		Config: config{
+			Quick:      *quick,
+			RoundTime:  roundTime.String(),
+			Rounds:     *rounds,
+			Sizes:      szs,
+			ADLen:      adLen,
+			MBUnit:     1e6,
+			Interleave: "per row: calibrate each side to round_time, then alternate rounds (order swapped every round); median per side",
+		},
+	}
+	if !*jsonOut {
+		printPlatform(stdout, rep.Platform, rep.Selections)
+	}
+
+	fmt.Fprintln(stderr, "bench: self-check")
+	rep.SelfCheck = selfCheck()
+	ok := true
+	for _, c := range rep.SelfCheck {
+		if !c.OK {
+			ok = false
+			fmt.Fprintf(stderr, "bench: self-check FAILED: %s %s\n", c.Source, c.Error)
+		}
+	}
+	if !*jsonOut {
+		printSelfCheck(stdout, rep.SelfCheck)
+	}
+	if !ok {
+		if *jsonOut {
+			writeJSON(stdout, stderr, rep)
+		}
+		fmt.Fprintln(stderr, "bench: not measuring: the self-check failed")
+		return 1
+	}
+
+	total := len(operations) * len(szs)
+	est := time.Duration(total*2**rounds) * *roundTime
+	fmt.Fprintf(stderr, "bench: measuring %d rows, %d rounds of %v per side (about %v)\n", total, *rounds, *roundTime, est.Round(time.Second/10))
+	for _, op := range operations {
+		for _, size := range szs {
+			fmt.Fprintf(stderr, "bench: [%d/%d] %s %d bytes\n", len(rep.Rows)+1, total, op.name, size)
+			rep.Rows = append(rep.Rows, measure(op, size, *roundTime, *rounds))
+		}
+	}
+
+	if *jsonOut {
+		if !writeJSON(stdout, stderr, rep) {
+			return 1
+		}
+		return 0
+	}
+	printTable(stdout, rep.Rows, rep.Config)
+	return 0
+}
+
+func parseSizes(s string) ([]int, error) {
+	var szs []int
+	for f := range strings.SplitSeq(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("bad size %q in -sizes", f)
+		}
+		szs = append(szs, n)
+	}
+	return szs, nil
+}
+
+func writeJSON(stdout, stderr io.Writer, rep report) bool {
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(rep); err != nil {
+		fmt.Fprintln(stderr, "bench:", err)
+		return false
+	}
+	return true
+}
+
+func printPlatform(w io.Writer, p platform, sel []selection) {
+	fmt.Fprintf(w, "platform:  %s/%s, %s, %d CPUs, GOMAXPROCS=%d\n", p.GOOS, p.GOARCH, p.GoVersion, p.NumCPU, p.GOMAXPROCS)
+	if p.CPU != "" {
+		fmt.Fprintf(w, "cpu:       %s\n", p.CPU)
+	}
+	if len(p.Features) > 0 {
+		var has, lacks []string
+		for _, f := range p.Features {
+			if f.Has {
+				has = append(has, f.Name)
+			} else {
+				lacks = append(lacks, f.Name)
+			}
+		}
+		line := strings.Join(has, " ")
+		if line == "" {
+			line = "none"
+		}
+		if len(lacks) > 0 {
+			line += " (missing: " + strings.Join(lacks, " ") + ")"
+		}
+		fmt.Fprintf(w, "features:  %s\n", line)
+	}
+	for _, k := range sortedKeys(p.Details) {
+		fmt.Fprintf(w, "%-10s %s\n", k+":", p.Details[k])
+	}
+	if len(p.Build) > 0 {
+		var kv []string
+		for _, k := range sortedKeys(p.Build) {
+			kv = append(kv, k+"="+p.Build[k])
+		}
+		fmt.Fprintf(w, "build:     %s\n", strings.Join(kv, " "))
+	}
+	for _, s := range sel {
+		var l []string
+		for _, i := range s.Implementations {
+			state := "available"
+			if !i.Available {
+				state = "unavailable"
+			}
+			l = append(l, i.Name+" "+state)
+		}
+		note := ""
+		if len(s.Implementations) == 1 {
+			note = ", portable only"
+		}
+		fmt.Fprintf(w, "selected:  %s: %s (registered: %s%s)\n", s.Package, s.Selected, strings.Join(l, ", "), note)
+	}
+}
+
+func printSelfCheck(w io.Writer, results []checkResult) {
+	for _, c := range results {
+		if c.OK {
+			fmt.Fprintf(w, "self-check: %s ok\n", c.Source)
+		} else {
+			fmt.Fprintf(w, "self-check: %s FAILED %s\n", c.Source, c.Error)
+		}
+	}
+	if len(results) > 0 {
+		fmt.Fprintf(w, "self-check: ran under %s\n", strings.Join(results[0].Under, ", "))
+	}
+}
+
+func printTable(w io.Writer, rows []row, c config) {
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "%-13s %6s %15s %15s %7s\n", "op", "size", "chachakit MB/s", "x/crypto MB/s", "ratio")
+	noisy := 0
+	for _, r := range rows {
+		mark := ""
+		if r.Noisy {
+			mark = "  noisy"
+			noisy++
+		}
+		fmt.Fprintf(w, "%-13s %6d %15.1f %15.1f %7.2f%s\n", r.Op, r.Size, r.ChachakitMBps, r.XCryptoMBps, r.Ratio, mark)
+	}
+	fmt.Fprintln(w)
+	for _, op := range operations {
+		fmt.Fprintf(w, "  %-13s %s\n", op.name, op.desc)
+	}
+	fmt.Fprintf(w, "median of %d interleaved rounds of %v per side; ratio = chachakit/x-crypto, above 1 is faster.\n", c.Rounds, c.RoundTime)
+	if noisy > 0 {
+		fmt.Fprintf(w, "noisy: one side's rounds differ by more than %.0f%% of their median; rerun on a quieter machine or with a longer -time.\n", noiseLimit*100)
+	}
+	if c.Quick {
+		fmt.Fprintln(w, "-quick: rough numbers; run without -quick to quote them.")
+	}
+}
