@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/chachakit/chachakit/aead"
+	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
 )
 
 const (
@@ -93,7 +94,7 @@ func NewRecordProtector(secret []byte) (*RecordProtector, error) {
 		return nil, errSecretSize
 	}
 	var key [KeySize]byte
-	defer clear(key[:])
+	defer runtimehooks.Memclr(key[:])
 	p := new(RecordProtector)
 	if err := expandInto(key[:], secret, "key"); err != nil {
 		return nil, err
@@ -103,7 +104,7 @@ func NewRecordProtector(secret []byte) (*RecordProtector, error) {
 	}
 	a, err := aead.New(key[:])
 	if err != nil {
-		clear(p.iv[:])
+		runtimehooks.Memclr(p.iv[:])
 		return nil, err
 	}
 	p.aead = a
@@ -234,8 +235,8 @@ func (p *RecordProtector) Wipe() {
 		wipeAEAD(p.aead)
 	}
 	p.aead = nil
-	clear(p.iv[:])
-	clear(p.nonce[:])
+	runtimehooks.Memclr(p.iv[:])
+	runtimehooks.Memclr(p.nonce[:])
 	p.seq = 0
 }
 

@@ -34,11 +34,15 @@
 package tls13
 
 import (
+	"crypto/cipher"
 	"crypto/hkdf"
 	"crypto/sha256"
 	"crypto/tls"
 	"errors"
 	"fmt"
+
+	"github.com/chachakit/chachakit/aead"
+	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
 )
 
 // Suite is the only cipher suite this package implements.
@@ -127,7 +131,7 @@ func expandInto(out, secret []byte, label string) error {
 		return err
 	}
 	copy(out, b)
-	clear(b)
+	runtimehooks.Memclr(b)
 	return nil
 }
 
@@ -141,11 +145,8 @@ func xorNonce(nonce, iv *[IVSize]byte, n uint64) {
 	}
 }
 
-// wipeAEAD zeroes the key inside an AEAD from package aead if that value
-// offers a Wipe method; otherwise dropping the reference is all this package
-// can do.
-func wipeAEAD(a any) {
-	if w, ok := a.(interface{ Wipe() }); ok {
-		w.Wipe()
-	}
+// wipeAEAD zeroes the key inside an AEAD from package aead, through the
+// aead.Wiper interface that every AEAD of that package implements.
+func wipeAEAD(a cipher.AEAD) {
+	a.(aead.Wiper).Wipe()
 }
