@@ -6,8 +6,8 @@ import (
 
 	"github.com/chachakit/chachakit/internal/alias"
 	"github.com/chachakit/chachakit/internal/chacha20core"
+	"github.com/chachakit/chachakit/internal/poly1305"
 	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
-	"golang.org/x/crypto/poly1305"
 )
 
 // deriveX computes the XChaCha20 subkey and the 12-byte ChaCha20 nonce for a
@@ -82,16 +82,15 @@ func open(key *[KeySize]byte, nonce *[NonceSize]byte, dst, ciphertext, ad []byte
 
 // mac computes the Poly1305 tag of RFC 8439, Section 2.8: ad, zero padding to
 // 16 bytes, ciphertext, zero padding, then the two lengths as 64-bit little
-// endian numbers.
+// endian numbers. The MAC state wipes itself in Sum.
 func mac(out *[Overhead]byte, key *[32]byte, ad, ciphertext []byte) {
-	var pad [16]byte
-	p := poly1305.New(key)
-	p.Write(ad)
-	p.Write(pad[:(16-len(ad)%16)%16])
-	p.Write(ciphertext)
-	p.Write(pad[:(16-len(ciphertext)%16)%16])
-	binary.LittleEndian.PutUint64(pad[0:], uint64(len(ad)))
-	binary.LittleEndian.PutUint64(pad[8:], uint64(len(ciphertext)))
-	p.Write(pad[:])
-	p.Sum(out[:0])
+	var p poly1305.MAC
+	p.Init(key)
+	p.WritePadded(ad)
+	p.WritePadded(ciphertext)
+	var lens [16]byte
+	binary.LittleEndian.PutUint64(lens[0:], uint64(len(ad)))
+	binary.LittleEndian.PutUint64(lens[8:], uint64(len(ciphertext)))
+	p.Write(lens[:])
+	p.Sum(out)
 }

@@ -28,7 +28,7 @@ func TestConstants(t *testing.T) {
 // TestConformance runs the AEAD suite, against x/crypto, under every ChaCha20
 // implementation this CPU has.
 func TestConformance(t *testing.T) {
-	cryptotest.Run(t, "chacha20", func(t *testing.T) {
+	cryptotest.RunEach(t, []string{"chacha20", "poly1305"}, func(t *testing.T) {
 		t.Run("ChaCha20Poly1305", func(t *testing.T) {
 			cryptotest.TestAEAD(t, aead.New, chacha20poly1305.New)
 		})
@@ -41,7 +41,7 @@ func TestConformance(t *testing.T) {
 // TestRFCVectors checks RFC 8439 Section 2.8.2 and Appendix A.5, and
 // draft-irtf-cfrg-xchacha-03 Appendix A.3.1.
 func TestRFCVectors(t *testing.T) {
-	cryptotest.Run(t, "chacha20", func(t *testing.T) {
+	cryptotest.RunEach(t, []string{"chacha20", "poly1305"}, func(t *testing.T) {
 		for _, v := range append(append([]vectors.AEAD{}, vectors.RFC8439AEADs...), vectors.XChaChaAEADs...) {
 			t.Run(v.Source, func(t *testing.T) {
 				newAEAD := aead.New
@@ -85,7 +85,7 @@ func TestWycheproof(t *testing.T) {
 		if len(tests) != set.want {
 			t.Fatalf("%s: %d cases, want %d", set.file, len(tests), set.want)
 		}
-		cryptotest.Run(t, "chacha20", func(t *testing.T) {
+		cryptotest.RunEach(t, []string{"chacha20", "poly1305"}, func(t *testing.T) {
 			var valid, invalid, nonceSize int
 			for _, tc := range tests {
 				a, err := set.ours(tc.Key)

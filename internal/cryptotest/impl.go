@@ -69,3 +69,15 @@ func CheckExpected(t *testing.T, pkg string) {
 		}
 	}
 }
+
+// RunEach runs f under every implementation of each package in pkgs, one
+// package at a time: while one package's implementations take turns, the
+// others keep their default choice. It is how a construction built on
+// several primitives (the AEAD: ChaCha20 and Poly1305) reaches every path of
+// each without running the whole product of them.
+func RunEach(t *testing.T, pkgs []string, f func(t *testing.T)) {
+	t.Helper()
+	for _, pkg := range pkgs {
+		t.Run(pkg, func(t *testing.T) { Run(t, pkg, f) })
+	}
+}

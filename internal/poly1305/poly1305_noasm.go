@@ -1,4 +1,6 @@
+//go:build !(amd64 || arm64) || !gc || purego
+
 package poly1305
 
-// blocks is the dispatcher; architectures with assembly replace this file.
+// blocks is the dispatcher: without assembly it is the portable code.
 func blocks(st *state, msg []byte, full bool) { blocksGeneric(st, msg, full) }

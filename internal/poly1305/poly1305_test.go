@@ -6,19 +6,26 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/chachakit/chachakit/internal/cryptotest"
 	"github.com/chachakit/chachakit/vectors"
 	xpoly "golang.org/x/crypto/poly1305"
 )
 
 // TestVectors checks RFC 8439 Section 2.5.2 and Appendix A.3.
 func TestVectors(t *testing.T) {
-	for _, v := range vectors.RFC8439MACs {
-		var got [TagSize]byte
-		Sum(&got, v.Msg, (*[KeySize]byte)(v.Key))
-		if !bytes.Equal(got[:], v.Tag) {
-			t.Errorf("%s: tag %x, want %x", v.Source, got, v.Tag)
+	cryptotest.Run(t, "poly1305", func(t *testing.T) {
+		for _, v := range vectors.RFC8439MACs {
+			var got [TagSize]byte
+			Sum(&got, v.Msg, (*[KeySize]byte)(v.Key))
+			if !bytes.Equal(got[:], v.Tag) {
+				t.Errorf("%s: tag %x, want %x", v.Source, got, v.Tag)
+			}
 		}
-	}
+	})
+}
+
+func TestExpectedImplementation(t *testing.T) {
+	cryptotest.CheckExpected(t, "poly1305")
 }
 
 // edgeKeys are keys at the clamping boundaries and with s values that make
@@ -53,8 +60,13 @@ func edgeMessages(n int) [][]byte {
 }
 
 // TestDifferential compares every length 0..4096 with x/crypto/poly1305,
-// on random and edge keys and messages, in one call and in pieces.
+// on random and edge keys and messages, in one call and in pieces, under
+// every implementation.
 func TestDifferential(t *testing.T) {
+	cryptotest.Run(t, "poly1305", testDifferential)
+}
+
+func testDifferential(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	msg := make([]byte, 4096)
 	for i := range msg {
