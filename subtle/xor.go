@@ -1,8 +1,26 @@
 // Package subtle provides XORBytes, a drop-in replacement for
 // crypto/subtle.XORBytes with SIMD paths on more architectures.
+//
+// Each architecture binds up to three tiers of assembly, tried in order:
+//
+//	         wide    narrow  scalar
+//	amd64    AVX2    SSE2    -
+//	arm64    -       NEON    -
+//	loong64  LASX    LSX     Scalar
+//	riscv64  RVV     -       Scalar
+//
+// and portable Go (word at a time, [Portable] in the registry) everywhere
+// else, under -tags purego, and when every tier is switched off. Each tier is
+// registered in internal/impl under its technique name, so tests and
+// benchmarks can force each in turn; GODEBUG=cpu.<feature>=off (read by
+// golang.org/x/sys/cpu) steers the default choice.
 package subtle
 
-import "github.com/chachakit/chachakit/internal/alias"
+import (
+	"unsafe"
+
+	"github.com/chachakit/chachakit/internal/alias"
+)
 
 // XORBytes sets dst[i] = x[i] ^ y[i] for all i < n = min(len(x), len(y)),
 // returning n, the number of bytes written to dst.
@@ -24,6 +42,18 @@ func XORBytes(dst, x, y []byte) int {
 	if alias.InexactOverlap(dst[:n], x[:n]) || alias.InexactOverlap(dst[:n], y[:n]) {
 		panic("subtle.XORBytes: invalid overlap")
 	}
-	xorBytes(dst[:n], x[:n], y[:n])
+	// The dispatch: a chain over the tiers' toggles (constant false for a
+	// tier an architecture lacks, so the compiler drops that rung). It
+	// lives here rather than in a helper so that it costs no extra call.
+	d, a, b := unsafe.SliceData(dst), unsafe.SliceData(x), unsafe.SliceData(y)
+	if useWide {
+		xorBytesWide(d, a, b, n)
+	} else if useNarrow {
+		xorBytesNarrow(d, a, b, n)
+	} else if useScalar {
+		xorBytesScalar(d, a, b, n)
+	} else {
+		xorBytesGeneric(dst[:n], x[:n], y[:n])
+	}
 	return n
 }
