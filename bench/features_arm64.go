@@ -1,6 +1,11 @@
 package main
 
-import "golang.org/x/sys/cpu"
+import (
+	"fmt"
+
+	"github.com/chachakit/chachakit/internal/cpuid"
+	"golang.org/x/sys/cpu"
+)
 
 // cpuinfoModelKeys is empty: arm64 Linux has no model name in /proc/cpuinfo
 // (the part number is in MIDR_EL1), and under qemu the file is the host's.
@@ -14,6 +19,16 @@ func cpuFeatures() []feature {
 	}
 }
 
-// cpuDetails returns per-architecture facts printed after the features.
-// (MIDR_EL1, which names the core, goes here: not read yet.)
-func cpuDetails() map[string]string { return nil }
+// cpuDetails returns MIDR_EL1, the core it names where known, and the
+// ChaCha20 mix that core prefers.
+func cpuDetails() map[string]string {
+	midr, ok := cpuid.MIDR()
+	if !ok {
+		return map[string]string{"MIDR_EL1": "not readable (no HWCAP_CPUID)", "ChaCha20 mix": cpuid.ChaCha20MixHere().String()}
+	}
+	return map[string]string{
+		"MIDR_EL1":     fmt.Sprintf("%#x", midr),
+		"core":         cpuid.CoreName(midr),
+		"ChaCha20 mix": cpuid.ChaCha20MixHere().String(),
+	}
+}

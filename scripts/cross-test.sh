@@ -30,9 +30,15 @@ set -euo pipefail
 # spaces). GO* variables among them (GORISCV64, GOARM64, ...) also apply to
 # the build; rows with the same GOARCH and GO* variables share test binaries.
 CONFIGS=(
-	"arm64    cortex-a53   CHACHAKIT_STRICT=1"
-	"arm64    cortex-a72   CHACHAKIT_STRICT=1"
-	"arm64    neoverse-n1  CHACHAKIT_STRICT=1"
+	"arm64    cortex-a53   CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=NEON4x1"
+	"arm64    cortex-a55   CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=NEON4x1"
+	"arm64    cortex-a57   CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=NEON4x1"
+	"arm64    cortex-a72   CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=NEON4x1"
+	"arm64    neoverse-n1  CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=NEON6x2"
+	"arm64    neoverse-v1  CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=NEON6x2"
+	"arm64    max          CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=NEON6x2"
+	"arm64    a64fx        CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=NEON6x2"
+	"arm64    cortex-a53   GODEBUG=cpu.cpuid=off CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=NEON6x2"
 	"loong64  la464        CHACHAKIT_STRICT=1"
 	"riscv64  rv64         CHACHAKIT_STRICT=1 CHACHAKIT_ABSENT=subtle/RVV,chacha20/RVV"
 	"riscv64  rva23u64     GORISCV64=rva23u64 CHACHAKIT_STRICT=1"
