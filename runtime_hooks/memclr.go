@@ -30,46 +30,52 @@ import "unsafe"
 // Memclr sets every byte of b to zero. It touches only b[0:len(b)], never the
 // rest of b's capacity, and allocates nothing.
 //
-// The stores are never removed by the compiler, even when the caller does
-// not read b again (the usual case for a key that is being discarded).
-// Memclr inlines into its caller, and what it leaves there is always a call,
-// which receives b's pointer, to a function the compiler cannot see into or
-// may not inline:
-//
-//   - riscv64: the assembly function memclr (memclr_riscv64.s);
-//   - other architectures: runtime.memclrNoHeapPointers, declared in this
-//     package without a body (through a linkname), so the compiler knows
-//     nothing of what it does (memclr_runtime.go);
-//   - purego, gccgo, -race, -msan, -asan: memclrGeneric, a //go:noinline
-//     function that runs clear(b) (memclr_generic.go).
-//
-// A call that is handed a pointer to memory may read that memory, so the
-// compiler must perform every store before it and may not delete the call:
-// the backing array is reachable, through the pointer argument, by code
-// outside the caller's view. Inside memclrGeneric the array is not a local
-// variable but memory reached through a parameter, and Go's dead-store
-// elimination only deletes stores that are overwritten before being read or
-// stores to a function's own never-read stack variables; a
-// runtime.KeepAlive after the clear keeps the array live until the stores
-// are done. No dead-store reasoning in the compiler can therefore apply to
-// the wipe, whatever the caller does with the slice afterwards;
-// TestWipeSurvivesStack checks it on a local array that no Go code reads
-// again.
+// The compiler never removes the stores, even when the caller does not read
+// b again (the usual case for a key that is being discarded), and they are
+// all done when Memclr returns. Memclr is not synchronized: wiping memory
+// that another goroutine is using is a data race, as with any other write.
 //
 // Memclr is what the library uses to destroy keys, key-derived values and
 // keystream; see the package documentation for what a wipe cannot reach.
 func Memclr(b []byte) {
+	// Why the wipe cannot be removed. Memclr inlines into its caller, and
+	// what it leaves there is always a call, which receives b's pointer, to
+	// a function the compiler cannot see into or may not inline:
+	//
+	//   - riscv64: the assembly function memclr (memclr_riscv64.s);
+	//   - other architectures: runtime.memclrNoHeapPointers, declared in
+	//     this package without a body (through a linkname), so the
+	//     compiler knows nothing of what it does (memclr_runtime.go);
+	//   - purego, gccgo, -race, -msan, -asan: memclrGeneric, a
+	//     //go:noinline function that runs clear(b) (memclr_generic.go).
+	//
+	// A call that is handed a pointer to memory may read that memory, so
+	// the compiler must perform every store before it and may not delete
+	// the call: the backing array is reachable, through the pointer
+	// argument, by code outside the caller's view (it escapes the caller's
+	// analysis even when escape analysis keeps it on the stack). Inside
+	// memclrGeneric the array is not a local variable but memory reached
+	// through a parameter, and Go's dead-store elimination only deletes
+	// stores that are overwritten before being read, or stores to a
+	// function's own never-read stack variables; a runtime.KeepAlive after
+	// the clear keeps the memory live until the stores are done. So no
+	// dead-store reasoning in the compiler applies to the wipe, whatever
+	// the caller does with the slice afterwards. TestWipeSurvivesStack
+	// checks it on a local array that no Go code reads again, through an
+	// address the compiler cannot see.
 	memclr(unsafe.Pointer(unsafe.SliceData(b)), uintptr(len(b)))
 }
 
 // Wipe sets every element of p to zero through [Memclr], and so with the
-// same guarantee: the compiler cannot remove it. It is meant for key
-// material held as words rather than bytes, for example the key words of a
-// ChaCha20 state:
+// same guarantees: the compiler cannot remove it, it allocates nothing, and
+// it touches only p[0:len(p)]. It is meant for key material held as words
+// rather than bytes, and takes arrays through a slice of them, for example
+// the parts of a chacha20core.State and a cipher's buffers:
 //
 //	runtimehooks.Wipe(s.Key[:])   // [8]uint32
 //	runtimehooks.Wipe(s.Nonce[:]) // [3]uint32
 //	runtimehooks.Wipe(buf[:])     // [64]byte keystream
+//	runtimehooks.Wipe(key)        // []byte, same as Memclr(key)
 //
 // T is restricted to integer types, which hold no pointers: zeroing memory
 // that holds pointers behind the garbage collector's back would be unsafe.

@@ -16,9 +16,9 @@
 //     eight stores, one ADD and one branch (10 instructions per 64 bytes);
 //   - the tails are picked by the bits of the remaining length (which is
 //     public, never secret), lengths below 64 go to them straight from the
-//     alignment, a multiple of 8 leaves right after the doubleword tails,
-//     and the last 1..7 bytes are single natural stores (word, halfword,
-//     byte) instead of a byte loop.
+//     alignment, the function returns as soon as nothing is left, and the
+//     last 1..7 bytes are single natural stores (word, halfword, byte)
+//     instead of a byte loop.
 // Every store is naturally aligned: RISC-V may trap or be slow on misaligned
 // stores, and nothing here relies on them.
 //
@@ -72,7 +72,9 @@ loop64:
 
 tail32:
 	// 1..63 bytes left, p 8-byte aligned: one store group per set bit of
-	// n, largest first, so that every store stays aligned.
+	// n, largest first, so that every store stays aligned. After each
+	// group, leave if nothing is left: 16- and 32-byte keys and 48-byte
+	// states end there.
 	AND	$32, X11, X5
 	BEQZ	X5, tail16
 	MOV	ZERO, 0(X10)
@@ -80,19 +82,23 @@ tail32:
 	MOV	ZERO, 16(X10)
 	MOV	ZERO, 24(X10)
 	ADD	$32, X10
+	AND	$31, X11
+	BEQZ	X11, done
 tail16:
 	AND	$16, X11, X5
 	BEQZ	X5, tail8
 	MOV	ZERO, 0(X10)
 	MOV	ZERO, 8(X10)
 	ADD	$16, X10
+	AND	$15, X11
+	BEQZ	X11, done
 tail8:
 	AND	$8, X11, X5
 	BEQZ	X5, tail7
 	MOV	ZERO, 0(X10)
 	ADD	$8, X10
 tail7:
-	// Keys, blocks and most buffers are multiples of 8: done here.
+	// Multiples of 8 are done here.
 	AND	$7, X11
 	BEQZ	X11, done
 	AND	$4, X11, X5
