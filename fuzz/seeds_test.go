@@ -43,7 +43,7 @@ func marshalCorpus(args []any) []byte {
 		switch v := a.(type) {
 		case []byte:
 			fmt.Fprintf(&b, "[]byte(%q)\n", v)
-		case uint8, uint16, uint32:
+		case uint8, uint16, uint32, uint64:
 			fmt.Fprintf(&b, "%T(%d)\n", v, v)
 		default:
 			panic(fmt.Sprintf("marshalCorpus: unsupported type %T", a))
@@ -197,7 +197,9 @@ func generatedCorpus(t *testing.T) []corpusFile {
 	for i, s := range sizes {
 		add("FuzzMemclr", fmt.Sprintf("size%d-off%d", s, i*5%64), uint16(i*5%64), uint16(s), uint8(i))
 	}
-	return files
+
+	// FuzzRecord and FuzzQUICPacket: see tls13Corpus.
+	return append(files, tls13Corpus(t)...)
 }
 
 func b2u8(b bool) uint8 {

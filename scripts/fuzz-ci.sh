@@ -4,7 +4,9 @@
 # Usage: scripts/fuzz-ci.sh [TARGET...]
 #
 #   TARGET...   fuzz targets to run (default: every Fuzz* of ./fuzz, as listed
-#               by "go test -list")
+#               by "go test -list": FuzzSealOpen, FuzzOpen, FuzzXORKeyStream,
+#               FuzzMemclr, FuzzXORBytes, and the aead/tls13 targets
+#               FuzzRecord and FuzzQUICPacket)
 #
 # Environment:
 #   FUZZTIME           -fuzztime per target (default 20s; "1000x" style counts work)
