@@ -41,9 +41,13 @@ CONFIGS=(
 	"arm64    cortex-a53   GODEBUG=cpu.cpuid=off CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=NEON6x2"
 	"amd64    Haswell      CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=AVX2 CHACHAKIT_ABSENT=chacha20/AVX512,poly1305/AVX512IFMA"
 	"amd64    Nehalem      CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=SSSE3 CHACHAKIT_ABSENT=chacha20/AVX512,chacha20/AVX2,poly1305/AVX512IFMA,poly1305/AVX2,subtle/AVX2"
-	"loong64  la464        CHACHAKIT_STRICT=1"
-	"riscv64  rv64         CHACHAKIT_STRICT=1 CHACHAKIT_ABSENT=subtle/RVV,chacha20/RVV"
-	"riscv64  rva23u64     GORISCV64=rva23u64 CHACHAKIT_STRICT=1"
+	"loong64  la464        CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=LASXFused"
+	"loong64  la464        GODEBUG=cpu.lasx=off CHACHAKIT_STRICT=1 CHACHAKIT_ABSENT=chacha20/LASXFused,chacha20/LASX,subtle/LASX CHACHAKIT_EXPECT=chacha20=LSXFused"
+	"riscv64  rv64         CHACHAKIT_STRICT=1 CHACHAKIT_ABSENT=chacha20/RVV,subtle/RVV CHACHAKIT_EXPECT=chacha20=Go"
+	"riscv64  rv64,v=true,vlen=128   CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=RVV"
+	"riscv64  rv64,v=true,vlen=256   CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=RVV"
+	"riscv64  rv64,v=true,vlen=1024  CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=RVV"
+	"riscv64  rva23u64     GORISCV64=rva23u64 CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=RVV"
 )
 # qemu 10.0 (installed by install-qemu.sh from bookworm-backports) lists the
 # "rva23u64" profile CPU in "qemu-riscv64-static -cpu help" (checked). On a
