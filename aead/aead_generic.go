@@ -8,6 +8,7 @@ import (
 	"github.com/chachakit/chachakit/internal/chacha20core"
 	"github.com/chachakit/chachakit/internal/poly1305"
 	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
+	xsubtle "github.com/chachakit/chachakit/subtle"
 )
 
 // deriveX computes the XChaCha20 subkey and the 12-byte ChaCha20 nonce for a
@@ -17,6 +18,12 @@ func deriveX(subkey *[KeySize]byte, n *[NonceSize]byte, key *[KeySize]byte, nonc
 	*n = [NonceSize]byte{}
 	copy(n[4:], nonce[16:NonceSizeX])
 }
+
+// smallMax is the longest message whose keystream is generated in the same
+// call as the Poly1305 key block: one keystream call instead of two makes
+// short messages (QUIC packets' headers, TLS alerts, 64-byte messages) pay
+// the per-call setup of the SIMD paths once.
+const smallMax = 7 * chacha20core.BlockSize
 
 // seal is the construction of RFC 8439, Section 2.8: block 0 of the keystream
 // keys Poly1305, blocks 1 onwards encrypt the plaintext, and the tag covers the
@@ -32,16 +39,25 @@ func seal(key *[KeySize]byte, nonce *[NonceSize]byte, dst, plaintext, ad []byte)
 	}
 
 	var s chacha20core.State
-	var polyKey [chacha20core.BlockSize]byte
 	s.Init(key, nonce, 0)
-	chacha20core.Block(&s, &polyKey)
-	chacha20core.XORKeyStream(&s, ciphertext, plaintext)
-
 	var t [Overhead]byte
-	mac(&t, (*[32]byte)(polyKey[:32]), ad, ciphertext)
+	if len(plaintext) <= smallMax {
+		// Block 0 and the message blocks in one call, in a buffer.
+		var buf [chacha20core.BlockSize + smallMax]byte
+		n := chacha20core.BlockSize + roundUp(len(plaintext))
+		copy(buf[chacha20core.BlockSize:], plaintext)
+		chacha20core.XORBlocks(&s, buf[:n], buf[:n])
+		copy(ciphertext, buf[chacha20core.BlockSize:])
+		mac(&t, (*[32]byte)(buf[:32]), ad, ciphertext)
+		runtimehooks.Memclr(buf[:n])
+	} else {
+		var polyKey [chacha20core.BlockSize]byte
+		chacha20core.Block(&s, &polyKey)
+		chacha20core.XORKeyStream(&s, ciphertext, plaintext)
+		mac(&t, (*[32]byte)(polyKey[:32]), ad, ciphertext)
+		runtimehooks.Memclr(polyKey[:])
+	}
 	copy(tag, t[:])
-
-	runtimehooks.Memclr(polyKey[:])
 	s.Wipe()
 	return ret
 }
@@ -62,11 +78,30 @@ func open(key *[KeySize]byte, nonce *[NonceSize]byte, dst, ciphertext, ad []byte
 	}
 
 	var s chacha20core.State
-	var polyKey [chacha20core.BlockSize]byte
 	s.Init(key, nonce, 0)
-	chacha20core.Block(&s, &polyKey)
-
 	var want [Overhead]byte
+	if len(ciphertext) <= smallMax {
+		// The keystream of block 0 and the message blocks in one call;
+		// the message is XORed in only once the tag has been verified.
+		var ks [chacha20core.BlockSize + smallMax]byte
+		n := chacha20core.BlockSize + roundUp(len(ciphertext))
+		chacha20core.XORBlocks(&s, ks[:n], ks[:n])
+		mac(&want, (*[32]byte)(ks[:32]), ad, ciphertext)
+		ok := subtle.ConstantTimeCompare(want[:], tag) == 1
+		if ok {
+			xorBytes(out, ciphertext, ks[chacha20core.BlockSize:])
+		}
+		runtimehooks.Memclr(ks[:n])
+		s.Wipe()
+		if !ok {
+			clear(out)
+			return nil, errOpen
+		}
+		return ret, nil
+	}
+
+	var polyKey [chacha20core.BlockSize]byte
+	chacha20core.Block(&s, &polyKey)
 	mac(&want, (*[32]byte)(polyKey[:32]), ad, ciphertext)
 	runtimehooks.Memclr(polyKey[:])
 	if subtle.ConstantTimeCompare(want[:], tag) != 1 {
@@ -78,6 +113,16 @@ func open(key *[KeySize]byte, nonce *[NonceSize]byte, dst, ciphertext, ad []byte
 	chacha20core.XORKeyStream(&s, out, ciphertext)
 	s.Wipe()
 	return ret, nil
+}
+
+// roundUp rounds n up to a whole number of ChaCha20 blocks.
+func roundUp(n int) int {
+	return (n + chacha20core.BlockSize - 1) &^ (chacha20core.BlockSize - 1)
+}
+
+// xorBytes sets dst = x ^ ks for len(x) bytes; dst and x may be the same.
+func xorBytes(dst, x, ks []byte) {
+	xsubtle.XORBytes(dst[:len(x)], x, ks[:len(x)])
 }
 
 // mac computes the Poly1305 tag of RFC 8439, Section 2.8: ad, zero padding to
