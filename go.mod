@@ -2,9 +2,8 @@ module github.com/chachakit/chachakit
 
 go 1.26.4
 
-require golang.org/x/crypto v0.59.0
-
 require (
-	github.com/c2sp/wycheproof v0.0.0-20260902155932-3fa63dd0344a // indirect
-	golang.org/x/sys v0.50.0 // indirect
+	github.com/c2sp/wycheproof v0.0.0-20260902155932-3fa63dd0344a
+	golang.org/x/crypto v0.59.0
+	golang.org/x/sys v0.50.0
 )
