@@ -26,7 +26,7 @@ var (
 // minNEON4x1 is the shortest input, and the shortest last partial batch,
 // sent to NEON4x1, whose batch of 1 to 4 blocks costs a whole 5-block
 // iteration: a single block is cheaper in the portable code on every core
-// model, two blocks are cheaper in NEON4x1 on most (bench/results/arm64.md).
+// model, two blocks are cheaper in NEON4x1 on most (bench/README.md).
 const minNEON4x1 = 128
 
 func init() {

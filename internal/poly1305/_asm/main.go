@@ -45,7 +45,7 @@ const (
 
 // Thresholds in 16-byte blocks below which the vector paths leave the whole
 // input to the scalar loop, placed where the vector path starts to win on Zen 5
-// (TestPathTimes; bench/results/amd64-poly1305.md).
+// (TestPathTimes; bench/README.md, amd64 Poly1305).
 const (
 	ifmaMinBlocks = 16
 	avx2MinBlocks = 18
