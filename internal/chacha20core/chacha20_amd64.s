@@ -791,8 +791,18 @@ rounds17:
 	MOVQ      CX, 24(SP)
 	CMPQ      CX, $0x00000011
 	JAE       loop17
-	CMPQ      CX, $0x00000008
-	JBE       small
+
+	// Wipe the scalar block's words (key material) from the frame.
+	MOVQ $0x00000000, 40(SP)
+	MOVQ $0x00000000, 48(SP)
+	MOVQ $0x00000000, 56(SP)
+	MOVQ $0x00000000, 64(SP)
+	MOVQ $0x00000000, 72(SP)
+	MOVQ $0x00000000, 80(SP)
+	MOVQ $0x00000000, 88(SP)
+	MOVQ $0x00000000, 96(SP)
+	CMPQ CX, $0x00000008
+	JBE  small
 
 	// 9 to 16 blocks: vector lanes only.
 loop16:

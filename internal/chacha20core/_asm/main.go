@@ -626,6 +626,10 @@ func genAVX512() {
 	MOVQ(rN, f.n)
 	CMPQ(rN, U32(L+1))
 	JAE(LabelRef("loop17"))
+	Comment("Wipe the scalar block's words (key material) from the frame.")
+	for i := 0; i < 8; i++ {
+		MOVQ(U32(0), f.words.Offset(8*i))
+	}
 	CMPQ(rN, U32(T))
 	JBE(LabelRef("small"))
 

@@ -281,6 +281,11 @@ func genAVX2() {
 	for j := 0; j < 5; j++ {
 		hsum4(yH[j], yD[j], ls[j])
 	}
+	Comment("Wipe the powers of r (key material) from the stack frame.")
+	VPXOR(yD[0], yD[0], yD[0])
+	for i := 0; i < 3*9; i++ {
+		VMOVDQU(yD[0], frame.Offset(i*32))
+	}
 	VZEROUPPER()
 	limbs64from26(ls, rH0, rH1, rH2, rT1, R12)
 	scalarEpilogue()
