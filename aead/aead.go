@@ -208,15 +208,3 @@ func (x *xchacha20poly1305) Open(dst, nonce, ciphertext, additionalData []byte) 
 	runtimehooks.Memclr(subkey[:])
 	return ret, err
 }
-
-// sliceForAppend extends in by n bytes, reusing its capacity when it can,
-// and returns the whole slice and the n new bytes.
-func sliceForAppend(in []byte, n int) (head, tail []byte) {
-	if total := len(in) + n; cap(in) >= total {
-		head = in[:total]
-	} else {
-		head = make([]byte, total)
-		copy(head, in)
-	}
-	return head, head[len(in):]
-}

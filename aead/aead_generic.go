@@ -29,7 +29,7 @@ const smallMax = 7 * chacha20core.BlockSize
 // keys Poly1305, blocks 1 onwards encrypt the plaintext, and the tag covers the
 // padded additional data, the padded ciphertext and both lengths.
 func seal(key *[KeySize]byte, nonce *[NonceSize]byte, dst, plaintext, ad []byte) []byte {
-	ret, out := sliceForAppend(dst, len(plaintext)+Overhead)
+	ret, out := alias.SliceForAppend(dst, len(plaintext)+Overhead)
 	ciphertext, tag := out[:len(plaintext)], out[len(plaintext):]
 	if alias.InexactOverlap(out, plaintext) {
 		panic("chacha20poly1305: invalid buffer overlap of output and input")
@@ -69,7 +69,7 @@ func open(key *[KeySize]byte, nonce *[NonceSize]byte, dst, ciphertext, ad []byte
 	tag := ciphertext[len(ciphertext)-Overhead:]
 	ciphertext = ciphertext[:len(ciphertext)-Overhead]
 
-	ret, out := sliceForAppend(dst, len(ciphertext))
+	ret, out := alias.SliceForAppend(dst, len(ciphertext))
 	if alias.InexactOverlap(out, ciphertext) {
 		panic("chacha20poly1305: invalid buffer overlap of output and input")
 	}

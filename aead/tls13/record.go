@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/chachakit/chachakit/aead"
+	"github.com/chachakit/chachakit/internal/alias"
 	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
 )
 
@@ -161,7 +162,7 @@ func (p *RecordProtector) SealRecord(dst []byte, contentType uint8, plaintext []
 		return nil, ErrSequenceExhausted
 	}
 	inner := len(plaintext) + 1 + padding
-	ret, out := sliceForAppend(dst, RecordHeaderLen+inner+Overhead)
+	ret, out := alias.SliceForAppend(dst, RecordHeaderLen+inner+Overhead)
 	// Move the content first: it may sit where the header goes.
 	body := out[RecordHeaderLen:]
 	copy(body, plaintext)
@@ -277,16 +278,4 @@ func lastNonZero(b []byte) (pos int, value uint8) {
 // branch: x | -x has its top bit set exactly when x is not zero.
 func nonZeroMask(x uint64) uint64 {
 	return uint64(int64(x|-x) >> 63)
-}
-
-// sliceForAppend extends in by n bytes, reusing its capacity when it can,
-// and returns the whole slice and the n new bytes.
-func sliceForAppend(in []byte, n int) (head, tail []byte) {
-	if total := len(in) + n; cap(in) >= total {
-		head = in[:total]
-	} else {
-		head = make([]byte, total)
-		copy(head, in)
-	}
-	return head, head[len(in):]
 }

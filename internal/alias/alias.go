@@ -27,3 +27,16 @@ func InexactOverlap(x, y []byte) bool {
 	}
 	return AnyOverlap(x, y)
 }
+
+// SliceForAppend extends in by n bytes, reusing its capacity when it can,
+// and returns the whole slice and the n new bytes: the append semantics of
+// cipher.AEAD's Seal and Open.
+func SliceForAppend(in []byte, n int) (head, tail []byte) {
+	if total := len(in) + n; cap(in) >= total {
+		head = in[:total]
+	} else {
+		head = make([]byte, total)
+		copy(head, in)
+	}
+	return head, head[len(in):]
+}
