@@ -8,9 +8,9 @@
 // allocate nothing.
 //
 // On riscv64 Memclr is hand-written assembly (registered with
-// internal/impl as memclr/RV64Unrolled). On the other architectures it is a
-// direct call of the runtime's memclr, the function clear() uses, so it costs
-// exactly what clear() costs. With the purego build tag, with gccgo, and in
+// internal/impl as memclr/RV64Unrolled). On the other architectures it is
+// clear() itself, inlined into the caller, so it costs exactly what clear()
+// costs. With the purego build tag, with gccgo, and in
 // -race/-msan/-asan builds it is clear() inside a non-inlined function.
 //
 // # What a wipe does and does not guarantee
@@ -38,32 +38,31 @@ import "unsafe"
 // Memclr is what the library uses to destroy keys, key-derived values and
 // keystream; see the package documentation for what a wipe cannot reach.
 func Memclr(b []byte) {
-	// Why the wipe cannot be removed. Memclr inlines into its caller, and
-	// what it leaves there is always a call, which receives b's pointer, to
-	// a function the compiler cannot see into or may not inline:
+	// Why the wipe cannot be removed. Go's compiler deletes a store in
+	// two cases only (cmd/compile/internal/ssa/deadstore.go): when a later
+	// store overwrites the same bytes before anything reads them, and when
+	// a local variable is never read at all and its address is never handed
+	// to a call. The first cannot apply to a wipe: nothing writes the
+	// memory after it, and if something did, the key would be overwritten
+	// anyway. In the second case the compiler deletes every store to that
+	// variable, including those that would have put the key there: the key
+	// never reaches the variable's memory, so there is nothing to wipe.
+	// Whatever put a key into memory the compiler cannot see through (a
+	// call, assembly, a read of the variable) keeps all its stores, the
+	// wipe included. Memclr inlines into its caller, and leaves there:
 	//
-	//   - riscv64: the assembly function memclr (memclr_riscv64.s);
-	//   - other architectures: runtime.memclrNoHeapPointers, declared in
-	//     this package without a body (through a linkname), so the
-	//     compiler knows nothing of what it does (memclr_runtime.go);
-	//   - purego, gccgo, -race, -msan, -asan: memclrGeneric, a
-	//     //go:noinline function that runs clear(b) (memclr_generic.go).
+	//   - on riscv64, a call of the assembly function memclr
+	//     (memclr_riscv64.s), which the compiler cannot remove;
+	//   - on the other architectures, clear(b) (memclr_runtime.go): a call of
+	//     the runtime's memclr, or for a length known at compile time the
+	//     same stores inline, under the rules above;
+	//   - with purego, gccgo, -race, -msan or -asan: a call of
+	//     memclrGeneric, a //go:noinline function that runs clear() on
+	//     memory it receives through a parameter (memclr_generic.go).
 	//
-	// A call that is handed a pointer to memory may read that memory, so
-	// the compiler must perform every store before it and may not delete
-	// the call: the backing array is reachable, through the pointer
-	// argument, by code outside the caller's view (it escapes the caller's
-	// analysis even when escape analysis keeps it on the stack). Inside
-	// memclrGeneric the array is not a local variable but memory reached
-	// through a parameter, and Go's dead-store elimination only deletes
-	// stores that are overwritten before being read, or stores to a
-	// function's own never-read stack variables; a runtime.KeepAlive after
-	// the clear keeps the memory live until the stores are done. So no
-	// dead-store reasoning in the compiler applies to the wipe, whatever
-	// the caller does with the slice afterwards. TestWipeSurvivesStack
-	// checks it on a local array that no Go code reads again, through an
-	// address the compiler cannot see.
-	memclr(unsafe.Pointer(unsafe.SliceData(b)), uintptr(len(b)))
+	// TestWipeSurvivesStack checks it on a local array that no Go code
+	// reads after the wipe, through an address the compiler cannot see.
+	memclrBytes(b)
 }
 
 // Wipe sets every element of p to zero through [Memclr], and so with the

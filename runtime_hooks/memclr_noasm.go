@@ -9,3 +9,6 @@ import "unsafe"
 // architectures that otherwise call the runtime's memclr directly (see
 // memclr_runtime.go).
 func memclr(p unsafe.Pointer, n uintptr) { memclrGeneric(p, n) }
+
+// memclrBytes hands b to the portable code.
+func memclrBytes(b []byte) { memclr(unsafe.Pointer(unsafe.SliceData(b)), uintptr(len(b))) }

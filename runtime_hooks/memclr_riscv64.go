@@ -32,3 +32,7 @@ func init() {
 //
 //go:noescape
 func memclr(p unsafe.Pointer, n uintptr)
+
+// memclrBytes hands b to the assembly (or, when the registry has switched
+// it off, the assembly's jump to memclrGeneric).
+func memclrBytes(b []byte) { memclr(unsafe.Pointer(unsafe.SliceData(b)), uintptr(len(b))) }
