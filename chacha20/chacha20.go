@@ -17,6 +17,7 @@ import (
 	"github.com/chachakit/chachakit/internal/alias"
 	"github.com/chachakit/chachakit/internal/chacha20core"
 	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
+	xsubtle "github.com/chachakit/chachakit/subtle"
 )
 
 const (
@@ -48,23 +49,34 @@ const blockSize = chacha20core.BlockSize
 // itself allocates nothing.
 type Cipher struct {
 	k *secrets // nil only in a zero Cipher before its first use
-
-	// len is how many bytes at the end of k.buf have not been used yet. Only
-	// a call that ends inside a block leaves bytes there.
+	// len is how many bytes at the end of k.buf have not been used yet:
+	// the rest of a block that a call ended inside, and whole blocks
+	// generated ahead (see bufBlocks).
 	len int
-
-	// overflow is set once the block numbered 2^32-1 has been generated: no
-	// more keystream exists under this nonce, and asking for it panics.
+	// overflow is set once the block numbered 2^32-1 has been generated:
+	// k.s.Counter has wrapped to 0, and no keystream exists under this
+	// nonce beyond what is left in k.buf.
 	overflow bool
-
-	wiped bool
+	wiped    bool
 }
 
+// bufBlocks is the size of the keystream buffer, in blocks. A call whose
+// keystream ends in its last block or less than a block further asks the
+// engine for chacha20core.CheapBlocks blocks at once (two on amd64, where
+// two cost what one does, else one) and keeps the unused ones for the
+// next call: a stream of 64-byte calls then pays for a block every other
+// call. golang.org/x/crypto/chacha20 buffers four blocks the same way on
+// arm64, loong64, ppc64 and s390x (its bufSize).
+const (
+	bufBlocks = 2
+	bufSize   = bufBlocks * blockSize
+)
+
 // secrets is everything derived from the key: the ChaCha20 state (for
-// XChaCha20, holding the HChaCha20 subkey) and one block of keystream.
+// XChaCha20, holding the HChaCha20 subkey) and the buffered keystream.
 type secrets struct {
 	s   chacha20core.State
-	buf [blockSize]byte
+	buf [bufSize]byte
 }
 
 func wipeSecrets(k *secrets) {
@@ -138,16 +150,28 @@ func (s *Cipher) state() *secrets {
 // Note that the execution time of XORKeyStream is not independent of the
 // counter value.
 func (s *Cipher) SetCounter(counter uint32) {
-	// k.s.Counter is the block after the last one generated. Buffered bytes
-	// belong to the block before it, which counts as output already, so the
-	// current value is k.s.Counter either way; moving to it or beyond drops
-	// the buffer.
+	// The current value is that of x/crypto's portable Cipher: the rest of
+	// a started block counts as output already, whole blocks generated
+	// ahead do not. Moving to it or beyond drops the buffer.
 	k := s.state()
-	if s.overflow || counter < k.s.Counter {
+	if uint64(counter) < s.next(k) {
 		panic("chacha20: SetCounter attempted to rollback counter")
 	}
 	k.s.Counter = counter
 	s.len = 0
+	s.overflow = false
+}
+
+// next returns the number of the next block a Cipher that buffered only
+// the rest of a started block (x/crypto's portable code) would generate:
+// the engine's counter less the whole blocks buffered ahead, 2^32 when the
+// last one has been handed out.
+func (s *Cipher) next(k *secrets) uint64 {
+	gen := uint64(k.s.Counter)
+	if s.overflow {
+		gen = 1 << 32
+	}
+	return gen - uint64(s.len/blockSize)
 }
 
 // XORKeyStream XORs each byte in the given slice with a byte from the
@@ -172,44 +196,65 @@ func (s *Cipher) XORKeyStream(dst, src []byte) {
 	if alias.InexactOverlap(dst, src) {
 		panic("chacha20: invalid buffer overlap")
 	}
-
-	// Use up the keystream left over by the previous call.
-	if s.len > 0 {
-		ks := k.buf[blockSize-s.len:]
-		n := min(len(ks), len(src))
-		for i := range n {
-			dst[i] = src[i] ^ ks[i]
-		}
-		s.len -= n
+	// Use up the rest of the block the previous call ended inside.
+	if r := s.len % blockSize; r > 0 {
+		n := s.useBuffer(k, dst, src, r)
 		dst, src = dst[n:], src[n:]
 		if len(src) == 0 {
 			return
 		}
 	}
-
 	// The counter is 32 bits (RFC 8439, Section 2.4): refuse before
-	// generating anything if the message needs blocks past 2^32-1, and
-	// remember when it takes exactly the last one.
-	blocks := (uint64(len(src)) + blockSize - 1) / blockSize
-	switch end := uint64(k.s.Counter) + blocks; {
-	case s.overflow || end > 1<<32:
+	// producing more if the message needs blocks past 2^32-1. Buffered
+	// whole blocks count as not generated yet, so this panics at the same
+	// byte as x/crypto's portable code.
+	if s.next(k)+(uint64(len(src))+blockSize-1)/blockSize > 1<<32 {
 		panic("chacha20: counter overflow")
-	case end == 1<<32:
-		s.overflow = true
 	}
-
-	full := len(src) &^ (blockSize - 1)
-	if full > 0 {
+	// Then the whole blocks generated ahead.
+	if s.len > 0 {
+		n := s.useBuffer(k, dst, src, s.len)
+		dst, src = dst[n:], src[n:]
+		if len(src) == 0 {
+			return
+		}
+	}
+	// The buffer is empty. Whole blocks go straight to dst, unless a
+	// single cheap call covers the rest of the message.
+	cheap := chacha20core.CheapBlocks()
+	if len(src) >= cheap*blockSize {
+		full := len(src) &^ (blockSize - 1)
+		s.generated(k, full/blockSize)
 		chacha20core.XORBlocks(&k.s, dst[:full], src[:full])
 		dst, src = dst[full:], src[full:]
 	}
 	if len(src) > 0 {
-		chacha20core.Block(&k.s, &k.buf)
-		for i := range src {
-			dst[i] = src[i] ^ k.buf[i]
-		}
-		s.len = blockSize - len(src)
+		// As many blocks as are cheap, but none past 2^32-1 (the check
+		// above guarantees the ones needed exist).
+		nb := min(uint64(cheap), 1<<32-s.next(k))
+		ks := k.buf[bufSize-nb*blockSize:]
+		clear(ks)
+		s.generated(k, int(nb))
+		chacha20core.XORBlocks(&k.s, ks, ks)
+		s.len = len(ks)
+		s.useBuffer(k, dst, src, len(src))
 	}
+}
+
+// generated records that the engine is about to generate n blocks from
+// k.s.Counter, which the caller has checked exist.
+func (s *Cipher) generated(k *secrets, n int) {
+	if uint64(k.s.Counter)+uint64(n) == 1<<32 {
+		s.overflow = true
+	}
+}
+
+// useBuffer XORs up to max buffered bytes into dst and returns how many.
+func (s *Cipher) useBuffer(k *secrets, dst, src []byte, max int) int {
+	n := min(max, len(src))
+	xsubtle.XORBytes(dst[:n], src[:n], k.buf[bufSize-s.len:])
+	s.len -= n
+	return n
 }
 
 // HChaCha20 uses the ChaCha20 core to generate a derived key from a 32 bytes

@@ -175,7 +175,7 @@ func testStreamCounterEdge(t *testing.T, ours, ref NewStream, nonceSize int) {
 	msg := fill(r, make([]byte, 64*20))
 	for start := uint32(math.MaxUint32 - 17); start != 0; start++ {
 		left := 64 * (uint64(math.MaxUint32-start) + 1) // keystream bytes that exist
-		for _, steps := range [][]int{{64 * 20}, {1, 63, 64, 1}, {10, 200, 2000}, {int(left)}, {int(left) - 1, 1, 1}} {
+		for _, steps := range [][]int{{64 * 20}, {1, 63, 64, 1}, {10, 200, 2000}, {int(left)}, {int(left) - 1, 1, 1}, {64, 65}, {100, 100}, {64, 64, 64}} {
 			a, b := mustStream(t, ours, key, nonce), mustStream(t, ref, key, nonce)
 			a.SetCounter(start)
 			b.SetCounter(start)
@@ -192,6 +192,9 @@ func testStreamCounterEdge(t *testing.T, ours, ref NewStream, nonceSize int) {
 					}
 					if pb != pa {
 						t.Logf("counter %#x, steps %v, step %d: the reference panics with %q (see the x/crypto note above)", start, steps, i, pb)
+					} else if !bytes.Equal(got, want) {
+						// What was written before the panic, too.
+						t.Fatalf("counter %#x, steps %v, step %d: dst after the panic differs", start, steps, i)
 					}
 					break
 				}
