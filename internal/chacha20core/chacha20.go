@@ -171,4 +171,3 @@ func Block(s *State, out *[BlockSize]byte) {
 	*out = [BlockSize]byte{}
 	xorBlocks(s, out[:], out[:])
 }
-
