@@ -28,7 +28,9 @@
 //   R1       dst pointer, advanced per iteration
 //   R2       src pointer, advanced per iteration
 //   R3       bytes left
-//   R4       block counter of the iteration's first block (32-bit)
+//   R4       NEON6x2: block counter of the iteration's first block (32-bit);
+//            NEON4x1: inside the loop, the counter of its scalar block, the
+//            iteration's fifth (first + 4)
 //   R5       round loop counter (a temporary outside the round loops)
 //   R6..R17, R19..R22
 //            the scalar block: state words x0..x15 (named s0..s15 below)
@@ -37,11 +39,13 @@
 //   R18 (platform), R27 (assembler temporary), R28 (g), R29 (frame pointer)
 //   and R30 (link register) are not touched.
 //
-//   NEON4x1: V0..V15  words 0..15 of blocks R4+0..R4+3 (lane j = block R4+j)
-//            V16..V19 rotation temporaries; constants and nonce for the final
-//                     addition; transposition and XOR temporaries
-//            V20..V27 key words 0..7, each broadcast to 4 lanes (loop invariant)
-//            V28      the counters of the 4 NEON blocks, R4+{0, 1, 2, 3}
+//   NEON4x1: V0..V15  words 0..15 of the 4 NEON blocks (lane j = block j of
+//                     the iteration), after the rounds rows of the blocks
+//            V16..V19 rotation temporaries; transposition and XOR temporaries
+//            V20..V23 the input rows but for the counter (loop invariant):
+//                     V20 the constants, V21 and V22 the key, V23 {0, nonce}
+//            V24..V27 XOR temporaries
+//            V28      the counters of the 4 NEON blocks, R4-4+{0, 1, 2, 3}
 //            V29      {5, 5, 5, 5}: the counter step from one batch to the next
 //            V30      TBL index that rotates each 32-bit lane left by 8
 //            V31      {0, 1, 2, 3}: lane offsets of the block counter (set-up)
@@ -220,20 +224,6 @@
 	QR4_ROT8(V0, V1, V2, V3, V5, V6, V7, V4, V15, V12, V13, V14, s0, s1, s2, s3, s5, s6, s7, s4, s15, s12, s13, s14); \
 	QR4_SHIFT(V10, V11, V8, V9, V15, V12, V13, V14, V5, V6, V7, V4, s10, s11, s8, s9, s15, s12, s13, s14, s5, s6, s7, s4, 7, 25)
 
-// TRANSPOSE4 turns r0..r3, word i..i+3 of blocks 0..3 (lane j = block j),
-// into rows: r0 = words i..i+3 of block 0, r1 of block 1, ... TRN on 32-bit
-// then on 64-bit lanes, through V16..V19 (TRN rather than ZIP: on Cortex-A57
-// class cores a Q-form ZIP is three micro-ops, a TRN one).
-#define TRANSPOSE4(r0, r1, r2, r3) \
-	VTRN1	r1.S4, r0.S4, V16.S4; \
-	VTRN2	r1.S4, r0.S4, V17.S4; \
-	VTRN1	r3.S4, r2.S4, V18.S4; \
-	VTRN2	r3.S4, r2.S4, V19.S4; \
-	VTRN1	V18.D2, V16.D2, r0.D2; \
-	VTRN1	V19.D2, V17.D2, r1.D2; \
-	VTRN2	V18.D2, V16.D2, r2.D2; \
-	VTRN2	V19.D2, V17.D2, r3.D2
-
 // XOR_BLOCK XORs the next 64 bytes of src with the keystream rows r0..r3
 // and stores them to dst, through V16..V19; both pointers advance by 64.
 #define XOR_BLOCK(r0, r1, r2, r3) \
@@ -250,6 +240,7 @@
 // s.Counter by len(src)/64. len(src) is a multiple of 64 and len(dst) equals
 // it. Whole 320-byte batches run 4 NEON + 1 scalar block; a last batch of 1
 // to 4 blocks computes a whole batch and stores only the blocks asked for.
+// Inside the loop R4 is the counter of the scalar block, the batch's fifth.
 TEXT ·xorBlocksNEON4x1(SB), NOSPLIT, $0-56
 	MOVD	s+0(FP), R0
 	MOVD	dst_base+8(FP), R1
@@ -258,92 +249,208 @@ TEXT ·xorBlocksNEON4x1(SB), NOSPLIT, $0-56
 	CBZ	R3, ret4x1
 	MOVWU	32(R0), R4
 
-	// Loop invariants: V30 = rotate-by-8 TBL index, V20..V27 = key words
-	// broadcast, V28 = counters R4+{0, 1, 2, 3}, V29 = {5, 5, 5, 5}.
+	// Loop invariants: V20 = the constants, V21 and V22 = the key, V23 =
+	// {0, nonce}: the input rows but for the counter; V28 = counters
+	// R4+{0, 1, 2, 3}, V29 = {5, 5, 5, 5}, V30 = rotate-by-8 TBL index.
+	// Then R4 += 4: the counter of the first batch's scalar block.
 	MOVD	$·arm64Consts(SB), R26
+	FMOVQ	(R26), F20
 	ADD	$16, R26, R23
 	VLD1	(R23), [V30.B16, V31.B16]
-	MOVD	R0, R24
-	VLD4R.P	16(R24), [V20.S4, V21.S4, V22.S4, V23.S4]
-	VLD4R	(R24), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1	(R0), [V21.S4, V22.S4]
+	FMOVQ	32(R0), F23
+	VMOV	ZR, V23.S[0]
 	VDUP	R4, V28.S4
 	VADD	V31.S4, V28.S4, V28.S4
 	MOVW	$5, R23
 	VDUP	R23, V29.S4
+	ADDW	$4, R4
 
 loop4x1:
-	// NEON blocks R4..R4+3: every word broadcast to 4 lanes, the counter
-	// word plus {0, 1, 2, 3}.
-	VLD4R	(R26), [V0.S4, V1.S4, V2.S4, V3.S4]
-	VMOV	V20.B16, V4.B16
-	VMOV	V21.B16, V5.B16
-	VMOV	V22.B16, V6.B16
-	VMOV	V23.B16, V7.B16
-	VMOV	V24.B16, V8.B16
-	VMOV	V25.B16, V9.B16
-	VMOV	V26.B16, V10.B16
-	VMOV	V27.B16, V11.B16
-	VMOV	V28.B16, V12.B16
-	ADD	$36, R0, R24
-	VLD3R	(R24), [V13.S4, V14.S4, V15.S4]
-
-	// Scalar block R4+4.
-	SCALAR_INIT(4)
-
+	// Input state: the NEON blocks get every word broadcast to 4 lanes
+	// from the input rows (the counter word from V28), the scalar block
+	// R4 its words from memory. Interleaved so that every two-micro-op
+	// LDP shares a dispatch group with a one-micro-op instruction on
+	// Cortex-A57/A72 (3 micro-ops per cycle).
+	LDPW	(R26), (s0, s1)
+	VDUP	V20.S[0], V0.S4
+	LDPW	8(R26), (s2, s3)
+	VDUP	V20.S[1], V1.S4
+	LDPW	(R0), (s4, s5)
+	VDUP	V20.S[2], V2.S4
+	LDPW	8(R0), (s6, s7)
+	VDUP	V20.S[3], V3.S4
+	LDPW	16(R0), (s8, s9)
+	VDUP	V21.S[0], V4.S4
+	LDPW	24(R0), (s10, s11)
+	VDUP	V21.S[1], V5.S4
+	MOVWU	R4, s12
+	VDUP	V21.S[2], V6.S4
+	VDUP	V21.S[3], V7.S4
+	LDPW	36(R0), (s13, s14)
+	VDUP	V22.S[0], V8.S4
+	MOVWU	44(R0), s15
+	VDUP	V22.S[1], V9.S4
 	MOVD	$10, R5
+	VDUP	V22.S[2], V10.S4
+	VDUP	V22.S[3], V11.S4
+	VMOV	V28.B16, V12.B16
+	VDUP	V23.S[1], V13.S4
+	VDUP	V23.S[2], V14.S4
+	VDUP	V23.S[3], V15.S4
 
 rounds4x1:
 	DOUBLEROUND_4X1
 	SUB	$1, R5
 	CBNZ	R5, rounds4x1
 
-	// Add the input words back into the NEON blocks (R24 still points at
-	// the nonce); step the counters.
-	VLD4R	(R26), [V16.S4, V17.S4, V18.S4, V19.S4]
-	VADD	V16.S4, V0.S4, V0.S4
-	VADD	V17.S4, V1.S4, V1.S4
-	VADD	V18.S4, V2.S4, V2.S4
-	VADD	V19.S4, V3.S4, V3.S4
-	VLD3R	(R24), [V16.S4, V17.S4, V18.S4]
-	VADD	V20.S4, V4.S4, V4.S4
-	VADD	V21.S4, V5.S4, V5.S4
-	VADD	V22.S4, V6.S4, V6.S4
-	VADD	V23.S4, V7.S4, V7.S4
-	VADD	V24.S4, V8.S4, V8.S4
-	VADD	V25.S4, V9.S4, V9.S4
-	VADD	V26.S4, V10.S4, V10.S4
-	VADD	V27.S4, V11.S4, V11.S4
+	// NEON blocks: add the counters while the words are still one per
+	// register and step them, turn the words into block rows (TRN on
+	// 32-bit, then on 64-bit lanes, through V16..V19: a Q-form TRN is one
+	// micro-op on Cortex-A57/A72, a ZIP three) and add the other input
+	// rows to them. Beside them, the scalar block adds its input words
+	// back (in 64-bit pairs, as SCALAR_FINISH does; the counter is R4) and
+	// R23..R25 get the src addresses R2+64, +128, +192.
 	VADD	V28.S4, V12.S4, V12.S4
-	VADD	V16.S4, V13.S4, V13.S4
-	VADD	V17.S4, V14.S4, V14.S4
-	VADD	V18.S4, V15.S4, V15.S4
+	LDP	(R26), (R23, R24)
 	VADD	V29.S4, V28.S4, V28.S4
+	ADDW	R23, s0, s0
+	VTRN1	V1.S4, V0.S4, V16.S4
+	ADD	R23>>32, s1, s1
+	VTRN2	V1.S4, V0.S4, V17.S4
+	ADDW	R24, s2, s2
+	VTRN1	V3.S4, V2.S4, V18.S4
+	ADD	R24>>32, s3, s3
+	VTRN2	V3.S4, V2.S4, V19.S4
+	LDP	(R0), (R23, R24)
+	VTRN1	V18.D2, V16.D2, V0.D2
+	LDP	16(R0), (R25, R5)
+	VTRN1	V19.D2, V17.D2, V1.D2
+	ADDW	R23, s4, s4
+	VTRN2	V18.D2, V16.D2, V2.D2
+	ADD	R23>>32, s5, s5
+	VTRN2	V19.D2, V17.D2, V3.D2
+	ADDW	R24, s6, s6
+	VADD	V20.S4, V0.S4, V0.S4
+	ADD	R24>>32, s7, s7
+	VADD	V20.S4, V1.S4, V1.S4
+	ADDW	R25, s8, s8
+	VADD	V20.S4, V2.S4, V2.S4
+	ADD	R25>>32, s9, s9
+	VADD	V20.S4, V3.S4, V3.S4
+	ADDW	R5, s10, s10
+	VTRN1	V5.S4, V4.S4, V16.S4
+	ADD	R5>>32, s11, s11
+	VTRN2	V5.S4, V4.S4, V17.S4
+	LDP	32(R0), (R23, R24)
+	VTRN1	V7.S4, V6.S4, V18.S4
+	ADDW	R4, s12, s12
+	VTRN2	V7.S4, V6.S4, V19.S4
+	ADD	R23>>32, s13, s13
+	VTRN1	V18.D2, V16.D2, V4.D2
+	ADDW	R24, s14, s14
+	VTRN1	V19.D2, V17.D2, V5.D2
+	ADD	R24>>32, s15, s15
+	VTRN2	V18.D2, V16.D2, V6.D2
+	ADD	$64, R2, R23
+	VTRN2	V19.D2, V17.D2, V7.D2
+	ADD	$128, R2, R24
+	VADD	V21.S4, V4.S4, V4.S4
+	ADD	$192, R2, R25
+	VADD	V21.S4, V5.S4, V5.S4
+	VADD	V21.S4, V6.S4, V6.S4
+	VADD	V21.S4, V7.S4, V7.S4
+	VTRN1	V9.S4, V8.S4, V16.S4
+	VTRN2	V9.S4, V8.S4, V17.S4
+	VTRN1	V11.S4, V10.S4, V18.S4
+	VTRN2	V11.S4, V10.S4, V19.S4
+	VTRN1	V18.D2, V16.D2, V8.D2
+	VTRN1	V19.D2, V17.D2, V9.D2
+	VTRN2	V18.D2, V16.D2, V10.D2
+	VTRN2	V19.D2, V17.D2, V11.D2
+	VADD	V22.S4, V8.S4, V8.S4
+	VADD	V22.S4, V9.S4, V9.S4
+	VADD	V22.S4, V10.S4, V10.S4
+	VADD	V22.S4, V11.S4, V11.S4
+	VTRN1	V13.S4, V12.S4, V16.S4
+	VTRN2	V13.S4, V12.S4, V17.S4
+	VTRN1	V15.S4, V14.S4, V18.S4
+	VTRN2	V15.S4, V14.S4, V19.S4
+	VTRN1	V18.D2, V16.D2, V12.D2
+	VTRN1	V19.D2, V17.D2, V13.D2
+	VTRN2	V18.D2, V16.D2, V14.D2
+	VTRN2	V19.D2, V17.D2, V15.D2
+	VADD	V23.S4, V12.S4, V12.S4
+	VADD	V23.S4, V13.S4, V13.S4
+	VADD	V23.S4, V14.S4, V14.S4
+	VADD	V23.S4, V15.S4, V15.S4
 
-	// One state word per register to one block row per register.
-	TRANSPOSE4(V0, V1, V2, V3)
-	TRANSPOSE4(V4, V5, V6, V7)
-	TRANSPOSE4(V8, V9, V10, V11)
-	TRANSPOSE4(V12, V13, V14, V15)
-
-	CMP	$320, R3
+	SUBS	$320, R3
 	BLO	partial4x1
 
-	// Whole batch: the scalar block goes to bytes 256..319, then the NEON
-	// blocks to bytes 0..255.
-	SCALAR_FINISH(4, 256)
-	XOR_BLOCK(V0, V4, V8, V12)
-	XOR_BLOCK(V1, V5, V9, V13)
-	XOR_BLOCK(V2, V6, V10, V14)
-	XOR_BLOCK(V3, V7, V11, V15)
-	ADD	$64, R1
-	ADD	$64, R2
+	// Whole batch: the scalar block packs its words in pairs, XORs them
+	// into bytes 256..319; the NEON blocks (lane j) into bytes 64j..64j+63,
+	// src loaded with LD1 from R2 and R23..R25 = R2+64, +128, +192 (LD1
+	// with post-increment costs one more micro-op each). VST1.P advances
+	// R1, so the scalar block's STP offsets are relative to where R1 is
+	// by then.
+	VLD1	(R2), [V16.B16, V17.B16, V18.B16, V19.B16]
+	ADD	s1<<32, s0, s0
+	VEOR	V0.B16, V16.B16, V16.B16
+	ADD	s3<<32, s2, s2
+	VEOR	V4.B16, V17.B16, V17.B16
+	ADD	s5<<32, s4, s4
+	VEOR	V8.B16, V18.B16, V18.B16
+	ADD	s7<<32, s6, s6
+	VEOR	V12.B16, V19.B16, V19.B16
+	ADD	s9<<32, s8, s8
+	ADD	s11<<32, s10, s10
+	ADD	s13<<32, s12, s12
+	VLD1	(R23), [V24.B16, V25.B16, V26.B16, V27.B16]
+	ADD	s15<<32, s14, s14
+	VEOR	V1.B16, V24.B16, V24.B16
+	LDP	256(R2), (s1, s3)
+	VEOR	V5.B16, V25.B16, V25.B16
+	LDP	272(R2), (s5, s7)
+	VEOR	V9.B16, V26.B16, V26.B16
+	LDP	288(R2), (s9, s11)
+	VEOR	V13.B16, V27.B16, V27.B16
+	LDP	304(R2), (s13, s15)
+	EOR	s1, s0, s0
+	VST1.P	[V16.B16, V17.B16, V18.B16, V19.B16], 64(R1)
+	EOR	s3, s2, s2
+	EOR	s5, s4, s4
+	EOR	s7, s6, s6
+	VLD1	(R24), [V16.B16, V17.B16, V18.B16, V19.B16]
+	EOR	s9, s8, s8
+	VEOR	V2.B16, V16.B16, V16.B16
+	EOR	s11, s10, s10
+	VEOR	V6.B16, V17.B16, V17.B16
+	EOR	s13, s12, s12
+	VEOR	V10.B16, V18.B16, V18.B16
+	EOR	s15, s14, s14
+	VEOR	V14.B16, V19.B16, V19.B16
+	STP	(s0, s2), 192(R1)
+	VST1.P	[V24.B16, V25.B16, V26.B16, V27.B16], 64(R1)
+	STP	(s4, s6), 144(R1)
+	VLD1	(R25), [V24.B16, V25.B16, V26.B16, V27.B16]
+	STP	(s8, s10), 160(R1)
+	VEOR	V3.B16, V24.B16, V24.B16
+	STP	(s12, s14), 176(R1)
+	VEOR	V7.B16, V25.B16, V25.B16
+	VEOR	V11.B16, V26.B16, V26.B16
+	VEOR	V15.B16, V27.B16, V27.B16
+	VST1.P	[V16.B16, V17.B16, V18.B16, V19.B16], 64(R1)
+	VST1	[V24.B16, V25.B16, V26.B16, V27.B16], (R1)
+	ADD	$128, R1
+	ADD	$320, R2
 	ADDW	$5, R4
-	SUBS	$320, R3
-	BNE	loop4x1
+	CBNZ	R3, loop4x1
 	B	done4x1
 
 partial4x1:
 	// 1 to 4 blocks left: store only those, from NEON lanes 0..3.
+	ADD	$320, R3
 	XOR_BLOCK(V0, V4, V8, V12)
 	CMP	$128, R3
 	BLO	tail4x1
@@ -356,10 +463,14 @@ partial4x1:
 	XOR_BLOCK(V3, V7, V11, V15)
 
 tail4x1:
+	// The counter after the last stored block: the batch's first block
+	// (R4-4) plus the blocks stored.
 	LSR	$6, R3, R23
 	ADDW	R23, R4, R4
 
 done4x1:
+	// R4-4: the first block not done.
+	SUBW	$4, R4
 	MOVW	R4, 32(R0)
 
 ret4x1:
