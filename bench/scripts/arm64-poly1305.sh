@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# arm64-poly1305.sh: the arm64 Poly1305 (internal/poly1305, path Scalar64)
-# against golang.org/x/crypto's portable Poly1305: guest instructions per
-# byte under QEMU, llvm-mca cycle estimates of the two block loops, and the
-# resulting estimate for ChaCha20-Poly1305 Seal's main loops.
+# arm64-poly1305.sh: the arm64 Poly1305 (internal/poly1305, paths Scalar64
+# and NEON) against golang.org/x/crypto's portable Poly1305: guest
+# instructions per byte under QEMU, llvm-mca cycle estimates of the block
+# loops, and the resulting estimate for ChaCha20-Poly1305 Seal's main loops.
 #
 # Usage: bench/scripts/arm64-poly1305.sh [-cpus "cortex-a53 ..."]
 #                                        [-icount-cpu MODEL] [-sizes "N ..."]
 #                                        [-no-icount] [-no-mca] [-no-stitch]
-#                                        [-keep DIR]
+#                                        [-threshold] [-keep DIR]
 #
 #   -cpus        llvm-mca -mcpu models (default: cortex-a53 cortex-a55
 #                cortex-a57 neoverse-n1 neoverse-v1)
@@ -17,6 +17,8 @@
 #   -no-icount   skip the instruction counts
 #   -no-mca      skip the llvm-mca estimates (and the prototype)
 #   -no-stitch   skip the stitched-loop prototype estimate
+#   -threshold   also place the dispatcher's threshold neonMinBytes (see
+#                below; takes a few minutes)
 #   -keep DIR    keep the test binary, traces, loops and llvm-mca reports
 #
 # Needs qemu-aarch64-static, python3, and for the estimates llvm-mca-19 and
@@ -26,8 +28,10 @@
 # internal/poly1305, benchmark BenchmarkPolyCount (one Sum per iteration,
 # yielding between operations with -polyicount), over the symbols of
 # golang.org/x/crypto/internal/poly1305 (xcrypto) or of chachakit's
-# internal/poly1305 without its tests and benchmarks (Go, Scalar64). Both
-# sides count the whole Sum: key set-up, blocks, final reduction.
+# internal/poly1305 without its tests and benchmarks (Go, Scalar64, NEON).
+# Both sides count the whole Sum: key set-up, blocks, final reduction.
+# NEON is the default dispatch (blocksNEON from 960 bytes of whole blocks,
+# blocksScalar64 below); Scalar64 forces blocksScalar64 for every length.
 #
 # Estimates (see /work/shared/MEASURING.md for what they are worth): the
 # loop to estimate is taken from an execution trace, not from the static
@@ -37,7 +41,8 @@
 # Sum with -d exec,nochain over the function; the most frequently executed
 # address with the lowest value marks the loop head, and the instructions
 # from one of its executions in the middle of the run to the next are one
-# trip (x/crypto: 1 block of 16 bytes; Scalar64: 8 blocks, 128 bytes). The
+# trip (x/crypto: 1 block of 16 bytes; Scalar64: 8 blocks, 128 bytes; NEON:
+# one vector step, 4 blocks, 64 bytes). The
 # trip goes to llvm-mca-19 (200 iterations); cycles per byte = cycles per
 # iteration / bytes per trip; "bound" is llvm-mca's Block RThroughput per
 # byte, the figure to read on the in-order Cortex-A53 and A55.
@@ -57,6 +62,15 @@
 # 6 trips with 2 blocks and 4 with 1, plus the rest of x/crypto's outer
 # loop. "app." appends the blocks after the NEON instructions, "int."
 # spreads them evenly between them (what an in-order core needs).
+#
+# Threshold (-threshold): for whole-block inputs of 512 to 1536 bytes, one
+# call of blocksNEON and one of blocksScalar64 (BenchmarkPolyBlocks, which
+# calls them directly): the guest instructions of the call (qemu-icount.sh
+# over the function), and llvm-mca's estimate of the call, the instructions
+# it executed (from a -d exec,nochain trace of its first call) given to
+# llvm-mca-19 as one straight-line sequence with -iterations=1: "est" is
+# its total cycles, "b" its resource bound (Block RThroughput). NEON pays
+# where its figure drops below Scalar64's.
 set -euo pipefail
 
 usage() { sed -n '2,/^set -euo/{/^#/s/^# \{0,1\}//p}' "$0" >&2; exit 2; }
@@ -64,7 +78,7 @@ usage() { sed -n '2,/^set -euo/{/^#/s/^# \{0,1\}//p}' "$0" >&2; exit 2; }
 cpus="cortex-a53 cortex-a55 cortex-a57 neoverse-n1 neoverse-v1"
 icpu=cortex-a72
 sizes="64 1350 16384"
-do_icount=1 do_mca=1 do_stitch=1 keep=""
+do_icount=1 do_mca=1 do_stitch=1 do_threshold=0 keep=""
 while [[ $# -gt 0 ]]; do
 	case "$1" in
 	-cpus) cpus=$2; shift 2 ;;
@@ -73,6 +87,7 @@ while [[ $# -gt 0 ]]; do
 	-no-icount) do_icount=0; shift ;;
 	-no-mca) do_mca=0; shift ;;
 	-no-stitch) do_stitch=0; shift ;;
+	-threshold) do_threshold=1; shift ;;
 	-keep) keep=$2; shift 2 ;;
 	*) usage ;;
 	esac
@@ -95,10 +110,11 @@ csym='^github\.com/chachakit/chachakit/internal/poly1305\.[^BT]'
 
 if [[ $do_icount == 1 ]]; then
 	echo "Guest instructions per byte under qemu-aarch64 -cpu $icpu (one Sum per operation):"
-	printf '%-8s %10s %10s %10s %14s %10s\n' bytes xcrypto Go Scalar64 Scalar64/xc Go/xc
+	printf '%-8s %10s %10s %10s %10s %10s %12s %8s\n' bytes xcrypto Go Scalar64 NEON NEON/xc Scalar64/xc Go/xc
+	# (NEON is the default dispatch: blocksNEON from neonMinBytes on.)
 	for size in $sizes; do
 		vals=()
-		for i in xcrypto Go Scalar64; do
+		for i in xcrypto Go Scalar64 NEON; do
 			sym=$csym
 			[[ $i == xcrypto ]] && sym=$xsym
 			out=$(bash "$root/bench/scripts/qemu-icount.sh" -arch arm64 -cpu "$icpu" -bin "$bin" -sym "$sym" \
@@ -107,8 +123,69 @@ if [[ $do_icount == 1 ]]; then
 			read -r _ _ perbyte _ <<<"$out"
 			vals+=("$perbyte")
 		done
-		awk -v s="$size" -v x="${vals[0]}" -v g="${vals[1]}" -v a="${vals[2]}" \
-			'BEGIN { printf "%-8s %10.4f %10.4f %10.4f %14.3f %10.3f\n", s, x, g, a, a / x, g / x }'
+		awk -v s="$size" -v x="${vals[0]}" -v g="${vals[1]}" -v a="${vals[2]}" -v n="${vals[3]}" \
+			'BEGIN { printf "%-8s %10.4f %10.4f %10.4f %10.4f %10.3f %12.3f %8.3f\n", s, x, g, a, n, n / x, a / x, g / x }'
+	done
+	echo
+fi
+
+if [[ $do_threshold == 1 ]]; then
+	for tool in llvm-mca-19 llvm-objdump-19 python3; do
+		command -v "$tool" >/dev/null || { echo "arm64-poly1305.sh: $tool not found (apt-get install -y llvm-19)" >&2; exit 1; }
+	done
+	pkg=github.com/chachakit/chachakit/internal/poly1305
+	declare -A rng
+	for fn in NEON Scalar64; do
+		rng[$fn]=$(go tool nm -size "$bin" | awk -v s="$pkg.blocks$fn.abi0" '$4 == s { printf "0x%s+%d", $1, $2 }')
+		llvm-objdump-19 -d --no-show-raw-insn --disassemble-symbols="$pkg.blocks$fn.abi0" "$bin" >"$work/t$fn.dis"
+	done
+	echo "Threshold: one call on whole blocks; guest instructions, and llvm-mca-19 estimates of the"
+	echo "call's executed instructions (-iterations=1): cycles, est [b = resource bound]. Estimates."
+	printf '%-6s %9s %9s' bytes "ins NEON" "ins S64"
+	for cpu in $cpus; do printf ' | %-31s' "$cpu NEON / Scalar64"; done
+	echo
+	for size in $(seq 512 64 1536); do
+		line=$(printf '%-6s' "$size")
+		for fn in NEON Scalar64; do
+			out=$(bash "$root/bench/scripts/qemu-icount.sh" -arch arm64 -cpu "$icpu" -bin "$bin" \
+				-sym "^github\.com/chachakit/chachakit/internal/poly1305\.blocks$fn\.abi0\$" -ops 3 -- \
+				-test.run='^$' -polyicount -test.bench="^BenchmarkPolyBlocks\$/^size=$size\$/^fn=$fn\$" 2>/dev/null)
+			read -r perop _ <<<"$out"
+			line+=$(printf ' %9s' "$perop")
+			GOMAXPROCS=1 GOGC=off GODEBUG=asyncpreemptoff=1 qemu-aarch64-static -cpu "$icpu" -one-insn-per-tb \
+				-d exec,nochain -dfilter "${rng[$fn]}" -D "$work/t$fn.$size.log" "$bin" -test.run='^$' \
+				-test.bench="^BenchmarkPolyBlocks\$/^size=$size\$/^fn=$fn\$" -test.benchtime=1x >/dev/null
+			python3 - "$work/t$fn.$size.log" "$work/t$fn.dis" "$work/t$fn.$size.s" <<'EOF'
+import re, sys
+log, dis, out = sys.argv[1:]
+pcs = [int(m.group(1), 16) for m in (re.search(r"\[[0-9a-f]+/([0-9a-f]+)/", l) for l in open(log)) if m]
+text, ret = {}, None
+for line in open(dis):
+    m = re.match(r"\s*([0-9a-f]+):\s+(\S.*)$", line)
+    if m:
+        t = re.sub(r"\s*<[^>]*>", "", m.group(2).split("//")[0].strip())
+        if re.match(r"(b\.\w+|b|cbz|cbnz|tbz|tbnz)\s", t):
+            continue  # straight-line: the branches only steer the trace
+        if t == "ret":
+            ret = int(m.group(1), 16)
+            continue
+        text[int(m.group(1), 16)] = t
+end = pcs.index(ret)  # the first call ends at its ret
+open(out, "w").write("".join("\t" + text[pc] + "\n" for pc in pcs[:end] if pc in text))
+EOF
+		done
+		for cpu in $cpus; do
+			vals=()
+			for fn in NEON Scalar64; do
+				llvm-mca-19 -mtriple=aarch64 -mcpu="$cpu" -iterations=1 "$work/t$fn.$size.s" >"$work/t$fn.$size.$cpu.mca" 2>&1 ||
+					{ cat "$work/t$fn.$size.$cpu.mca" >&2; exit 1; }
+				vals+=("$(awk '/^Total Cycles:/ { c = $3 } /^Block RThroughput:/ { rt = $3 } END { printf "%d %.0f", c, rt }' "$work/t$fn.$size.$cpu.mca")")
+			done
+			read -r nc nb <<<"${vals[0]}"
+			read -r sc sb <<<"${vals[1]}"
+			line+=$(printf ' | %5d [b %5d] / %5d [b %5d]' "$nc" "$nb" "$sc" "$sb")
+		done
+		echo "$line"
 	done
 	echo
 fi
@@ -154,6 +231,7 @@ EOF
 
 trip xcrypto golang.org/x/crypto/internal/poly1305.updateGeneric xcrypto
 trip Scalar64 github.com/chachakit/chachakit/internal/poly1305.blocksScalar64.abi0 Scalar64
+trip NEON github.com/chachakit/chachakit/internal/poly1305.blocksNEON.abi0 NEON
 
 # mca CPU FILE: print "cycles-per-iteration block-rthroughput".
 mca() {
@@ -167,12 +245,13 @@ mca() {
 bash "$root/bench/scripts/arm64-mca.sh" -no-icount -cpus "$cpus" -keep "$work/chacha" >"$work/chacha.txt"
 
 echo "llvm-mca-19 estimates, cycles per byte (est = scheduled, b = resource bound):"
-printf '%-12s %17s %17s %9s | %17s %17s %17s | %17s %17s %9s\n' mcpu \
-	"Poly xcrypto" "Poly Scalar64" "ratio" "CC20 xcrypto" "CC20 NEON4x1" "CC20 NEON6x2" \
+printf '%-12s %17s %17s %17s %11s | %17s %17s %17s | %17s %17s %9s\n' mcpu \
+	"Poly xcrypto" "Poly Scalar64" "Poly NEON" "NEON/xc" "CC20 xcrypto" "CC20 NEON4x1" "CC20 NEON6x2" \
 	"Seal xcrypto" "Seal chachakit" "ratio"
 for cpu in $cpus; do
 	read -r xc xrt < <(mca "$cpu" "$work/xcrypto.s")
 	read -r sc srt < <(mca "$cpu" "$work/Scalar64.s")
+	read -r nc nrt < <(mca "$cpu" "$work/NEON.s")
 	# Fields of arm64-mca.sh's row: cpu, then "est (b bound)" per path.
 	read -r k4 k4b k6 k6b kx kxb < <(awk -v c="$cpu" '$1 == c { gsub(/\)/, ""); print $2, $4, $5, $7, $8, $10; exit }' "$work/chacha.txt")
 	[[ -n "$kx" ]] || { echo "arm64-poly1305.sh: no keystream figures for $cpu" >&2; cat "$work/chacha.txt" >&2; exit 1; }
@@ -180,16 +259,17 @@ for cpu in $cpus; do
 	cortex-a53 | cortex-a55 | cortex-a57 | cortex-a72) kc=$k4 kcb=$k4b ;;
 	*) kc=$k6 kcb=$k6b ;;
 	esac
-	awk -v cpu="$cpu" -v xc="$xc" -v xrt="$xrt" -v sc="$sc" -v srt="$srt" \
+	awk -v cpu="$cpu" -v xc="$xc" -v xrt="$xrt" -v sc="$sc" -v srt="$srt" -v nc="$nc" -v nrt="$nrt" \
 		-v k4="$k4" -v k4b="$k4b" -v k6="$k6" -v k6b="$k6b" -v kx="$kx" -v kxb="$kxb" -v kc="$kc" -v kcb="$kcb" 'BEGIN {
-		px = xc / 16; pxb = xrt / 16; ps = sc / 128; psb = srt / 128
-		sx = kx + px; sxb = kxb + pxb; ss = kc + ps; ssb = kcb + psb
-		printf "%-12s %7.2f (b %5.2f) %7.2f (b %5.2f) %4.2f[%4.2f] | %7.2f (b %5.2f) %7.2f (b %5.2f) %7.2f (b %5.2f) | %7.2f (b %5.2f) %7.2f (b %5.2f) %4.2f[%4.2f]\n",
-			cpu, px, pxb, ps, psb, ps / px, psb / pxb, kx, kxb, k4, k4b, k6, k6b, sx, sxb, ss, ssb, ss / sx, ssb / sxb
+		px = xc / 16; pxb = xrt / 16; ps = sc / 128; psb = srt / 128; pn = nc / 128; pnb = nrt / 128
+		sx = kx + px; sxb = kxb + pxb; ss = kc + pn; ssb = kcb + pnb
+		printf "%-12s %7.2f (b %5.2f) %7.2f (b %5.2f) %7.2f (b %5.2f) %4.2f[%4.2f] | %7.2f (b %5.2f) %7.2f (b %5.2f) %7.2f (b %5.2f) | %7.2f (b %5.2f) %7.2f (b %5.2f) %4.2f[%4.2f]\n",
+			cpu, px, pxb, ps, psb, pn, pnb, pn / px, pnb / pxb, kx, kxb, k4, k4b, k6, k6b, sx, sxb, ss, ssb, ss / sx, ssb / sxb
 	}'
 done
-echo "(Seal chachakit = the keystream path the dispatcher prefers on the core (NEON4x1 on"
-echo "Cortex-A5x/A72, NEON6x2 elsewhere) + Poly1305 Scalar64. ratio = chachakit / x/crypto,"
+echo "(Poly NEON: one trip of blocksNEON's loop, two vector steps, 128 bytes. Seal chachakit ="
+echo "the keystream path the dispatcher prefers on the core (NEON4x1 on Cortex-A5x/A72, NEON6x2"
+echo "elsewhere) + Poly1305 NEON (the default for long messages). ratios = chachakit / x/crypto,"
 echo "scheduled estimate [resource bound]. Estimates from llvm-mca's models, not measurements.)"
 
 [[ $do_stitch == 1 ]] || exit 0
