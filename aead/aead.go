@@ -11,8 +11,16 @@
 // keeps every signature, constant, error value text and panic text, and gives
 // byte-identical results. Like x/crypto it refuses to run in FIPS 140-only
 // mode, returns a zeroed dst region after a failed Open, and allocates nothing
-// per Seal or Open when dst has the capacity. Unlike x/crypto it never writes
-// plaintext before the tag has been verified.
+// per Seal or Open when dst has the capacity.
+//
+// Open verifies the tag before it writes any plaintext, with one exception:
+// on amd64 CPUs with AVX2 and BMI2 (the stitched paths, registered as
+// aead/AVX512Stitched and aead/AVX2Stitched), a ciphertext of 1024 bytes or
+// more (tag excluded) has its whole 1 KiB batches decrypted in the same pass
+// that authenticates them, as x/crypto's amd64 assembly does for every
+// length; the rest (under 1 KiB) is decrypted only after the tag verifies,
+// and if it does not, the plaintext already written is zeroed before Open
+// returns. Either way no plaintext of a forged message is left in dst.
 package aead
 
 import (

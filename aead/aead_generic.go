@@ -48,13 +48,15 @@ func seal(key *[KeySize]byte, nonce *[NonceSize]byte, dst, plaintext, ad []byte)
 		copy(buf[chacha20core.BlockSize:], plaintext)
 		chacha20core.XORBlocks(&s, buf[:n], buf[:n])
 		copy(ciphertext, buf[chacha20core.BlockSize:])
-		mac(&t, (*[32]byte)(buf[:32]), ad, ciphertext)
+		poly1305.SumAEAD(&t, (*[32]byte)(buf[:32]), ad, ciphertext)
 		runtimehooks.Memclr(buf[:n])
+	} else if b := stitchedBatches(len(plaintext), true); b > 0 {
+		sealStitched(&t, &s, b, ciphertext, plaintext, ad)
 	} else {
+		// Block 0 shares a call with the first 16 message blocks.
 		var polyKey [chacha20core.BlockSize]byte
-		chacha20core.Block(&s, &polyKey)
-		chacha20core.XORKeyStream(&s, ciphertext, plaintext)
-		mac(&t, (*[32]byte)(polyKey[:32]), ad, ciphertext)
+		chacha20core.KeyAndXOR(&s, &polyKey, ciphertext, plaintext)
+		poly1305.SumAEAD(&t, (*[32]byte)(polyKey[:32]), ad, ciphertext)
 		runtimehooks.Memclr(polyKey[:])
 	}
 	copy(tag, t[:])
@@ -63,8 +65,11 @@ func seal(key *[KeySize]byte, nonce *[NonceSize]byte, dst, plaintext, ad []byte)
 }
 
 // open verifies the tag before it decrypts anything, so a forged message
-// never has its plaintext written, even in part; dst's new region is zeroed
-// on failure, as x/crypto's is.
+// never has its plaintext written, even in part, except on the stitched
+// paths (amd64 with AVX2 and BMI2, ciphertexts of 1 KiB and more): there the
+// whole 1 KiB batches are decrypted in the same pass as their MAC, and the
+// plaintext written is zeroed if the tag does not verify. Either way dst's
+// new region is all zeros on failure, as x/crypto's is.
 func open(key *[KeySize]byte, nonce *[NonceSize]byte, dst, ciphertext, ad []byte) ([]byte, error) {
 	tag := ciphertext[len(ciphertext)-Overhead:]
 	ciphertext = ciphertext[:len(ciphertext)-Overhead]
@@ -86,7 +91,7 @@ func open(key *[KeySize]byte, nonce *[NonceSize]byte, dst, ciphertext, ad []byte
 		var ks [chacha20core.BlockSize + smallMax]byte
 		n := chacha20core.BlockSize + roundUp(len(ciphertext))
 		chacha20core.XORBlocks(&s, ks[:n], ks[:n])
-		mac(&want, (*[32]byte)(ks[:32]), ad, ciphertext)
+		poly1305.SumAEAD(&want, (*[32]byte)(ks[:32]), ad, ciphertext)
 		ok := subtle.ConstantTimeCompare(want[:], tag) == 1
 		if ok {
 			xorBytes(out, ciphertext, ks[chacha20core.BlockSize:])
@@ -100,19 +105,89 @@ func open(key *[KeySize]byte, nonce *[NonceSize]byte, dst, ciphertext, ad []byte
 		return ret, nil
 	}
 
-	var polyKey [chacha20core.BlockSize]byte
-	chacha20core.Block(&s, &polyKey)
-	mac(&want, (*[32]byte)(polyKey[:32]), ad, ciphertext)
-	runtimehooks.Memclr(polyKey[:])
-	if subtle.ConstantTimeCompare(want[:], tag) != 1 {
+	if b := stitchedBatches(len(ciphertext), false); b > 0 {
+		return openStitched(&s, b, ret, out, ciphertext, ad, tag)
+	}
+
+	// Block 0 and the keystream of the first 16 message blocks in one
+	// call, kept until the tag has been verified.
+	var head [(1 + chacha20core.HeadBlocks) * chacha20core.BlockSize]byte
+	ks := chacha20core.KeyStreamHead(&s, &head, len(ciphertext))
+	poly1305.SumAEAD(&want, (*[32]byte)(ks[:32]), ad, ciphertext)
+	ok := subtle.ConstantTimeCompare(want[:], tag) == 1
+	if ok {
+		h := min(len(ciphertext), len(ks)-chacha20core.BlockSize)
+		xorBytes(out[:h], ciphertext[:h], ks[chacha20core.BlockSize:])
+		chacha20core.XORKeyStream(&s, out[h:], ciphertext[h:])
+	}
+	runtimehooks.Memclr(ks)
+	s.Wipe()
+	if !ok {
+		clear(out)
+		return nil, errOpen
+	}
+	return ret, nil
+}
+
+// sealStitched is seal for plaintexts of b >= 2 whole 1 KiB batches (plus a
+// tail) when the stitched loop is on: each batch's keystream runs with the
+// MAC of the ciphertext of the batch before it (the first batch with none);
+// the last batch's ciphertext and the tail are MACed after.
+func sealStitched(t *[Overhead]byte, s *chacha20core.State, b int, ciphertext, plaintext, ad []byte) {
+	const batch = chacha20core.MACBatch
+	var p poly1305.MAC
+	macInit(&p, s, ad)
+	k := b * batch
+	xorAndMAC(s, &p, ciphertext[:k], plaintext[:k], ciphertext[:k-batch], true)
+	chacha20core.XORKeyStream(s, ciphertext[k:], plaintext[k:])
+	p.WritePadded(ciphertext[k-batch:])
+	macFinish(t, &p, len(ad), len(ciphertext))
+}
+
+// openStitched is open for ciphertexts of b >= 1 whole 1 KiB batches (plus
+// a tail) when the stitched loop is on: the batches are decrypted and MACed
+// in one pass (the kernel reads each ciphertext block before it writes the
+// plaintext over it, for an Open in place), the tail is MACed, and only if
+// the tag verifies is the tail decrypted; otherwise out is zeroed.
+func openStitched(s *chacha20core.State, b int, ret, out, ciphertext, ad, tag []byte) ([]byte, error) {
+	// out may start where the tag does (it overlaps ciphertext exactly or
+	// not at all), and the plaintext is written before the comparison.
+	var tg [Overhead]byte
+	copy(tg[:], tag)
+	var p poly1305.MAC
+	macInit(&p, s, ad)
+	k := b * chacha20core.MACBatch
+	xorAndMAC(s, &p, out[:k], ciphertext[:k], ciphertext[:k], false)
+	p.WritePadded(ciphertext[k:])
+	var want [Overhead]byte
+	macFinish(&want, &p, len(ad), len(ciphertext))
+	if subtle.ConstantTimeCompare(want[:], tg[:]) != 1 {
 		clear(out)
 		s.Wipe()
 		return nil, errOpen
 	}
-
-	chacha20core.XORKeyStream(&s, out, ciphertext)
+	chacha20core.XORKeyStream(s, out[k:], ciphertext[k:])
 	s.Wipe()
 	return ret, nil
+}
+
+// macInit keys p with keystream block s.Counter (advancing the counter) and
+// absorbs the padded additional data.
+func macInit(p *poly1305.MAC, s *chacha20core.State, ad []byte) {
+	var polyKey [chacha20core.BlockSize]byte
+	chacha20core.Block(s, &polyKey)
+	p.Init((*[32]byte)(polyKey[:32]))
+	runtimehooks.Memclr(polyKey[:])
+	p.WritePadded(ad)
+}
+
+// macFinish absorbs the two lengths and writes the tag (p wipes itself).
+func macFinish(out *[Overhead]byte, p *poly1305.MAC, adLen, ctLen int) {
+	var lens [16]byte
+	binary.LittleEndian.PutUint64(lens[0:], uint64(adLen))
+	binary.LittleEndian.PutUint64(lens[8:], uint64(ctLen))
+	p.Write(lens[:])
+	p.Sum(out)
 }
 
 // roundUp rounds n up to a whole number of ChaCha20 blocks.
@@ -123,19 +198,4 @@ func roundUp(n int) int {
 // xorBytes sets dst = x ^ ks for len(x) bytes; dst and x may be the same.
 func xorBytes(dst, x, ks []byte) {
 	xsubtle.XORBytes(dst[:len(x)], x, ks[:len(x)])
-}
-
-// mac computes the Poly1305 tag of RFC 8439, Section 2.8: ad, zero padding to
-// 16 bytes, ciphertext, zero padding, then the two lengths as 64-bit little
-// endian numbers. The MAC state wipes itself in Sum.
-func mac(out *[Overhead]byte, key *[32]byte, ad, ciphertext []byte) {
-	var p poly1305.MAC
-	p.Init(key)
-	p.WritePadded(ad)
-	p.WritePadded(ciphertext)
-	var lens [16]byte
-	binary.LittleEndian.PutUint64(lens[0:], uint64(len(ad)))
-	binary.LittleEndian.PutUint64(lens[8:], uint64(len(ciphertext)))
-	p.Write(lens[:])
-	p.Sum(out)
 }

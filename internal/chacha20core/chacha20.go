@@ -87,11 +87,12 @@ func XORBlocks(s *State, dst, src []byte) {
 // s.Counter, for one-shot users such as the AEAD: a final partial block
 // consumes a whole counter value and its unused keystream is discarded.
 //
-// A partial last block is generated in the same engine call as up to
-// tailBlocks-1 whole blocks before it, through a buffer: the SIMD paths make
-// a few blocks in about the time of one (bench/README.md, "Engine per path
-// and block count"), so a separate call for the tail would cost a whole
-// batch's latency.
+// A partial last block is generated in the same engine call as whole blocks
+// before it, through a buffer: the SIMD paths make a few blocks in about the
+// time of one (bench/README.md, "Engine per path and block count"), so a
+// separate call for the tail would cost a whole batch's latency. Up to
+// HeadBlocks+1 blocks in all go through the buffer in one call; a longer
+// src has all but its last tailBlocks blocks XORed in place first.
 func XORKeyStream(s *State, dst, src []byte) {
 	full := len(src) &^ (BlockSize - 1)
 	if full == len(src) {
@@ -100,11 +101,12 @@ func XORKeyStream(s *State, dst, src []byte) {
 		}
 		return
 	}
-	head := max(0, full-(tailBlocks-1)*BlockSize)
-	if head > 0 {
+	head := 0
+	if full > HeadBlocks*BlockSize {
+		head = full - (tailBlocks-1)*BlockSize
 		XORBlocks(s, dst[:head], src[:head])
 	}
-	var buf [tailBlocks * BlockSize]byte
+	var buf [(1 + HeadBlocks) * BlockSize]byte
 	rest := src[head:]
 	n := roundUp(len(rest))
 	copy(buf[:], rest)
@@ -113,8 +115,9 @@ func XORKeyStream(s *State, dst, src []byte) {
 	runtimehooks.Memclr(buf[:n])
 }
 
-// tailBlocks is the most blocks XORKeyStream generates through its buffer:
-// eight, the narrowest batch of the amd64 AVX-512 and AVX2 paths.
+// tailBlocks is how many blocks, the partial one included, XORKeyStream
+// puts through its buffer after a long head: eight, the narrowest batch of
+// the amd64 AVX-512 and AVX2 paths.
 const tailBlocks = 8
 
 // HeadBlocks is how many message blocks KeyAndXOR and KeyAndKeyStream

@@ -2915,3 +2915,6317 @@ tail_done:
 
 ret:
 	RET
+
+// func xorMACAVX512(s *[12]uint32, dst []byte, src []byte, mac []byte, skip int, h *[3]uint64, r *[2]uint64)
+// Requires: AVX, AVX512F, BMI2
+TEXT ·xorMACAVX512(SB), NOSPLIT, $128-104
+	MOVQ         src_len+40(FP), CX
+	SHRQ         $0x0a, CX
+	JZ           mac_ret
+	MOVQ         CX, 32(SP)
+	MOVQ         dst_base+8(FP), DI
+	MOVQ         DI, 16(SP)
+	MOVQ         src_base+32(FP), SI
+	MOVQ         SI, 8(SP)
+	MOVQ         mac_base+56(FP), DX
+	MOVQ         DX, 24(SP)
+	MOVQ         r+96(FP), AX
+	MOVQ         (AX), BX
+	MOVQ         BX, 48(SP)
+	MOVQ         8(AX), CX
+	MOVQ         CX, 56(SP)
+	MOVQ         $0x00000000, 64(SP)
+	MOVQ         CX, DX
+	SHRQ         $0x02, DX
+	ADDQ         CX, DX
+	MOVQ         DX, 72(SP)
+	MOVQ         BX, 80(SP)
+	MOVQ         CX, 88(SP)
+	MOVQ         $0x00000000, 96(SP)
+	MOVQ         s+0(FP), AX
+	MOVQ         AX, (SP)
+	VPBROADCASTD sigma<>+4(SB), Z20
+	VPBROADCASTD 4(AX), Z23
+	VPBROADCASTD 20(AX), Z26
+	VPBROADCASTD 36(AX), Z29
+	VPBROADCASTD sigma<>+8(SB), Z21
+	VPBROADCASTD 8(AX), Z24
+	VPBROADCASTD 24(AX), Z27
+	VPBROADCASTD 40(AX), Z30
+	VPBROADCASTD sigma<>+12(SB), Z22
+	VPBROADCASTD 12(AX), Z25
+	VPBROADCASTD 28(AX), Z28
+	VPBROADCASTD 44(AX), Z31
+	VPADDD       Z23, Z20, Z20
+	VPADDD       Z24, Z21, Z21
+	VPADDD       Z25, Z22, Z22
+	VPXORD       Z20, Z29, Z29
+	VPXORD       Z21, Z30, Z30
+	VPXORD       Z22, Z31, Z31
+	VPROLD       $0x10, Z29, Z29
+	VPROLD       $0x10, Z30, Z30
+	VPROLD       $0x10, Z31, Z31
+	VPADDD       Z29, Z26, Z26
+	VPADDD       Z30, Z27, Z27
+	VPADDD       Z31, Z28, Z28
+	VPXORD       Z26, Z23, Z23
+	VPXORD       Z27, Z24, Z24
+	VPXORD       Z28, Z25, Z25
+	VPROLD       $0x0c, Z23, Z23
+	VPROLD       $0x0c, Z24, Z24
+	VPROLD       $0x0c, Z25, Z25
+	VPADDD       Z23, Z20, Z20
+	VPADDD       Z24, Z21, Z21
+	VPADDD       Z25, Z22, Z22
+	VPXORD       Z20, Z29, Z29
+	VPXORD       Z21, Z30, Z30
+	VPXORD       Z22, Z31, Z31
+	VPROLD       $0x08, Z29, Z29
+	VPROLD       $0x08, Z30, Z30
+	VPROLD       $0x08, Z31, Z31
+	VPADDD       Z29, Z26, Z26
+	VPADDD       Z30, Z27, Z27
+	VPADDD       Z31, Z28, Z28
+	VPXORD       Z26, Z23, Z23
+	VPXORD       Z27, Z24, Z24
+	VPXORD       Z28, Z25, Z25
+	VPROLD       $0x07, Z23, Z23
+	VPROLD       $0x07, Z24, Z24
+	VPROLD       $0x07, Z25, Z25
+	MOVQ         skip+80(FP), CX
+	TESTQ        CX, CX
+	JNZ          mac_first
+
+	// Open: r^21 first.
+	MOVQ  80(SP), R8
+	XORL  R11, R11
+	MOVQ  88(SP), R9
+	XORL  R12, R12
+	MOVQ  96(SP), R10
+	XORL  R13, R13
+	XORL  BX, BX
+	XORL  CX, CX
+	MOVQ  R8, DX
+	MULXQ 80(SP), R14, R15
+	ADDQ  R14, R11
+	ADCQ  R15, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, BX
+	ADCQ  $0x00, CX
+	MULXQ 88(SP), R14, R15
+	ADDQ  R14, R12
+	ADCQ  R15, R13
+	ADCQ  $0x00, BX
+	ADCQ  $0x00, CX
+	MULXQ 96(SP), R14, R15
+	ADDQ  R14, R13
+	ADCQ  R15, BX
+	ADCQ  $0x00, CX
+	MOVQ  R9, DX
+	MULXQ 80(SP), R14, R15
+	ADDQ  R14, R12
+	ADCQ  R15, R13
+	ADCQ  $0x00, BX
+	ADCQ  $0x00, CX
+	MULXQ 88(SP), R14, R15
+	ADDQ  R14, R13
+	ADCQ  R15, BX
+	ADCQ  $0x00, CX
+	MULXQ 96(SP), R14, R15
+	ADDQ  R14, BX
+	ADCQ  R15, CX
+	MOVQ  R10, DX
+	MULXQ 80(SP), R14, R15
+	ADDQ  R14, R13
+	ADCQ  R15, BX
+	ADCQ  $0x00, CX
+	MULXQ 88(SP), R14, R15
+	ADDQ  R14, BX
+	ADCQ  R15, CX
+	MULXQ 96(SP), R14, R15
+	ADDQ  R14, CX
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  BX, R9
+	ADCQ  CX, R10
+	SHRQ  $0x02, BX, R13
+	SHRQ  $0x02, CX, BX
+	SHRQ  $0x02, CX
+	ADDQ  R13, R8
+	ADCQ  BX, R9
+	ADCQ  CX, R10
+	MOVQ  R10, R14
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R15
+	ADDQ  R15, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  R8, 80(SP)
+	MOVQ  R9, 88(SP)
+	MOVQ  R10, 96(SP)
+	MOVQ  80(SP), R8
+	XORL  R11, R11
+	MOVQ  88(SP), R9
+	XORL  R12, R12
+	MOVQ  96(SP), R10
+	XORL  R13, R13
+	XORL  BX, BX
+	XORL  CX, CX
+	MOVQ  R8, DX
+	MULXQ 80(SP), R14, R15
+	ADDQ  R14, R11
+	ADCQ  R15, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, BX
+	ADCQ  $0x00, CX
+	MULXQ 88(SP), R14, R15
+	ADDQ  R14, R12
+	ADCQ  R15, R13
+	ADCQ  $0x00, BX
+	ADCQ  $0x00, CX
+	MULXQ 96(SP), R14, R15
+	ADDQ  R14, R13
+	ADCQ  R15, BX
+	ADCQ  $0x00, CX
+	MOVQ  R9, DX
+	MULXQ 80(SP), R14, R15
+	ADDQ  R14, R12
+	ADCQ  R15, R13
+	ADCQ  $0x00, BX
+	ADCQ  $0x00, CX
+	MULXQ 88(SP), R14, R15
+	ADDQ  R14, R13
+	ADCQ  R15, BX
+	ADCQ  $0x00, CX
+	MULXQ 96(SP), R14, R15
+	ADDQ  R14, BX
+	ADCQ  R15, CX
+	MOVQ  R10, DX
+	MULXQ 80(SP), R14, R15
+	ADDQ  R14, R13
+	ADCQ  R15, BX
+	ADCQ  $0x00, CX
+	MULXQ 88(SP), R14, R15
+	ADDQ  R14, BX
+	ADCQ  R15, CX
+	MULXQ 96(SP), R14, R15
+	ADDQ  R14, CX
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  BX, R9
+	ADCQ  CX, R10
+	SHRQ  $0x02, BX, R13
+	SHRQ  $0x02, CX, BX
+	SHRQ  $0x02, CX
+	ADDQ  R13, R8
+	ADCQ  BX, R9
+	ADCQ  CX, R10
+	MOVQ  R10, R14
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R15
+	ADDQ  R15, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  R8, 80(SP)
+	MOVQ  R9, 88(SP)
+	MOVQ  R10, 96(SP)
+	MOVQ  80(SP), R8
+	XORL  R11, R11
+	MOVQ  88(SP), R9
+	XORL  R12, R12
+	MOVQ  96(SP), R10
+	XORL  R13, R13
+	XORL  BX, BX
+	XORL  CX, CX
+	MOVQ  R8, DX
+	MULXQ 48(SP), R14, R15
+	ADDQ  R14, R11
+	ADCQ  R15, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, BX
+	ADCQ  $0x00, CX
+	MULXQ 56(SP), R14, R15
+	ADDQ  R14, R12
+	ADCQ  R15, R13
+	ADCQ  $0x00, BX
+	ADCQ  $0x00, CX
+	MULXQ 64(SP), R14, R15
+	ADDQ  R14, R13
+	ADCQ  R15, BX
+	ADCQ  $0x00, CX
+	MOVQ  R9, DX
+	MULXQ 48(SP), R14, R15
+	ADDQ  R14, R12
+	ADCQ  R15, R13
+	ADCQ  $0x00, BX
+	ADCQ  $0x00, CX
+	MULXQ 56(SP), R14, R15
+	ADDQ  R14, R13
+	ADCQ  R15, BX
+	ADCQ  $0x00, CX
+	MULXQ 64(SP), R14, R15
+	ADDQ  R14, BX
+	ADCQ  R15, CX
+	MOVQ  R10, DX
+	MULXQ 48(SP), R14, R15
+	ADDQ  R14, R13
+	ADCQ  R15, BX
+	ADCQ  $0x00, CX
+	MULXQ 56(SP), R14, R15
+	ADDQ  R14, BX
+	ADCQ  R15, CX
+	MULXQ 64(SP), R14, R15
+	ADDQ  R14, CX
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  BX, R9
+	ADCQ  CX, R10
+	SHRQ  $0x02, BX, R13
+	SHRQ  $0x02, CX, BX
+	SHRQ  $0x02, CX
+	ADDQ  R13, R8
+	ADCQ  BX, R9
+	ADCQ  CX, R10
+	MOVQ  R10, R14
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R15
+	ADDQ  R15, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  R8, 80(SP)
+	MOVQ  R9, 88(SP)
+	MOVQ  R10, 96(SP)
+	MOVQ  80(SP), R8
+	XORL  R11, R11
+	MOVQ  88(SP), R9
+	XORL  R12, R12
+	MOVQ  96(SP), R10
+	XORL  R13, R13
+	XORL  BX, BX
+	XORL  CX, CX
+	MOVQ  R8, DX
+	MULXQ 80(SP), R14, R15
+	ADDQ  R14, R11
+	ADCQ  R15, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, BX
+	ADCQ  $0x00, CX
+	MULXQ 88(SP), R14, R15
+	ADDQ  R14, R12
+	ADCQ  R15, R13
+	ADCQ  $0x00, BX
+	ADCQ  $0x00, CX
+	MULXQ 96(SP), R14, R15
+	ADDQ  R14, R13
+	ADCQ  R15, BX
+	ADCQ  $0x00, CX
+	MOVQ  R9, DX
+	MULXQ 80(SP), R14, R15
+	ADDQ  R14, R12
+	ADCQ  R15, R13
+	ADCQ  $0x00, BX
+	ADCQ  $0x00, CX
+	MULXQ 88(SP), R14, R15
+	ADDQ  R14, R13
+	ADCQ  R15, BX
+	ADCQ  $0x00, CX
+	MULXQ 96(SP), R14, R15
+	ADDQ  R14, BX
+	ADCQ  R15, CX
+	MOVQ  R10, DX
+	MULXQ 80(SP), R14, R15
+	ADDQ  R14, R13
+	ADCQ  R15, BX
+	ADCQ  $0x00, CX
+	MULXQ 88(SP), R14, R15
+	ADDQ  R14, BX
+	ADCQ  R15, CX
+	MULXQ 96(SP), R14, R15
+	ADDQ  R14, CX
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  BX, R9
+	ADCQ  CX, R10
+	SHRQ  $0x02, BX, R13
+	SHRQ  $0x02, CX, BX
+	SHRQ  $0x02, CX
+	ADDQ  R13, R8
+	ADCQ  BX, R9
+	ADCQ  CX, R10
+	MOVQ  R10, R14
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R15
+	ADDQ  R15, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  R8, 80(SP)
+	MOVQ  R9, 88(SP)
+	MOVQ  R10, 96(SP)
+	MOVQ  80(SP), R8
+	XORL  R11, R11
+	MOVQ  88(SP), R9
+	XORL  R12, R12
+	MOVQ  96(SP), R10
+	XORL  R13, R13
+	XORL  BX, BX
+	XORL  CX, CX
+	MOVQ  R8, DX
+	MULXQ 80(SP), R14, R15
+	ADDQ  R14, R11
+	ADCQ  R15, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, BX
+	ADCQ  $0x00, CX
+	MULXQ 88(SP), R14, R15
+	ADDQ  R14, R12
+	ADCQ  R15, R13
+	ADCQ  $0x00, BX
+	ADCQ  $0x00, CX
+	MULXQ 96(SP), R14, R15
+	ADDQ  R14, R13
+	ADCQ  R15, BX
+	ADCQ  $0x00, CX
+	MOVQ  R9, DX
+	MULXQ 80(SP), R14, R15
+	ADDQ  R14, R12
+	ADCQ  R15, R13
+	ADCQ  $0x00, BX
+	ADCQ  $0x00, CX
+	MULXQ 88(SP), R14, R15
+	ADDQ  R14, R13
+	ADCQ  R15, BX
+	ADCQ  $0x00, CX
+	MULXQ 96(SP), R14, R15
+	ADDQ  R14, BX
+	ADCQ  R15, CX
+	MOVQ  R10, DX
+	MULXQ 80(SP), R14, R15
+	ADDQ  R14, R13
+	ADCQ  R15, BX
+	ADCQ  $0x00, CX
+	MULXQ 88(SP), R14, R15
+	ADDQ  R14, BX
+	ADCQ  R15, CX
+	MULXQ 96(SP), R14, R15
+	ADDQ  R14, CX
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  BX, R9
+	ADCQ  CX, R10
+	SHRQ  $0x02, BX, R13
+	SHRQ  $0x02, CX, BX
+	SHRQ  $0x02, CX
+	ADDQ  R13, R8
+	ADCQ  BX, R9
+	ADCQ  CX, R10
+	MOVQ  R10, R14
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R15
+	ADDQ  R15, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  R8, 80(SP)
+	MOVQ  R9, 88(SP)
+	MOVQ  R10, 96(SP)
+	MOVQ  80(SP), R8
+	XORL  R11, R11
+	MOVQ  88(SP), R9
+	XORL  R12, R12
+	MOVQ  96(SP), R10
+	XORL  R13, R13
+	XORL  BX, BX
+	XORL  CX, CX
+	MOVQ  R8, DX
+	MULXQ 48(SP), R14, R15
+	ADDQ  R14, R11
+	ADCQ  R15, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, BX
+	ADCQ  $0x00, CX
+	MULXQ 56(SP), R14, R15
+	ADDQ  R14, R12
+	ADCQ  R15, R13
+	ADCQ  $0x00, BX
+	ADCQ  $0x00, CX
+	MULXQ 64(SP), R14, R15
+	ADDQ  R14, R13
+	ADCQ  R15, BX
+	ADCQ  $0x00, CX
+	MOVQ  R9, DX
+	MULXQ 48(SP), R14, R15
+	ADDQ  R14, R12
+	ADCQ  R15, R13
+	ADCQ  $0x00, BX
+	ADCQ  $0x00, CX
+	MULXQ 56(SP), R14, R15
+	ADDQ  R14, R13
+	ADCQ  R15, BX
+	ADCQ  $0x00, CX
+	MULXQ 64(SP), R14, R15
+	ADDQ  R14, BX
+	ADCQ  R15, CX
+	MOVQ  R10, DX
+	MULXQ 48(SP), R14, R15
+	ADDQ  R14, R13
+	ADCQ  R15, BX
+	ADCQ  $0x00, CX
+	MULXQ 56(SP), R14, R15
+	ADDQ  R14, BX
+	ADCQ  R15, CX
+	MULXQ 64(SP), R14, R15
+	ADDQ  R14, CX
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  BX, R9
+	ADCQ  CX, R10
+	SHRQ  $0x02, BX, R13
+	SHRQ  $0x02, CX, BX
+	SHRQ  $0x02, CX
+	ADDQ  R13, R8
+	ADCQ  BX, R9
+	ADCQ  CX, R10
+	MOVQ  R10, R14
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R15
+	ADDQ  R15, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  R8, 80(SP)
+	MOVQ  R9, 88(SP)
+	MOVQ  R10, 96(SP)
+	MOVQ  h+88(FP), AX
+	MOVQ  (AX), R8
+	MOVQ  8(AX), R9
+	MOVQ  16(AX), R10
+	JMP   mac_loop
+
+	// Seal: the first batch's ciphertext is MACed during the second; the
+	// integer units compute r^21 meanwhile.
+mac_first:
+	MOVQ         (SP), AX
+	VPBROADCASTD 32(AX), Z12
+	VPADDD       iota16<>+0(SB), Z12, Z12
+	VPBROADCASTD (AX), Z4
+	VPADDD.BCST  sigma<>+0(SB), Z4, Z0
+	VPXORD       Z0, Z12, Z12
+	VPROLD       $0x10, Z12, Z12
+	VPADDD.BCST  16(AX), Z12, Z8
+	VPXORD       Z8, Z4, Z4
+	VPROLD       $0x0c, Z4, Z4
+	VPADDD       Z4, Z0, Z0
+	VPXORD       Z0, Z12, Z12
+	VPROLD       $0x08, Z12, Z12
+	VPADDD       Z12, Z8, Z8
+	VPXORD       Z8, Z4, Z4
+	VPROLD       $0x07, Z4, Z4
+
+	// Ten double rounds, unrolled, with r^21 computed in between.
+	VPADDD       Z23, Z0, Z0
+	MOVQ         80(SP), R8
+	VPADDD       Z24, Z20, Z1
+	VPXORD       Z0, Z31, Z15
+	XORL         R11, R11
+	VPXORD       Z1, Z12, Z12
+	VPADDD       Z25, Z21, Z2
+	MOVQ         88(SP), R9
+	VPADDD       Z4, Z22, Z3
+	VPROLD       $0x10, Z15, Z15
+	XORL         R12, R12
+	VPROLD       $0x10, Z12, Z12
+	VPXORD       Z2, Z29, Z13
+	MOVQ         96(SP), R10
+	VPXORD       Z3, Z30, Z14
+	VPADDD       Z15, Z27, Z10
+	XORL         R13, R13
+	VPADDD       Z12, Z28, Z11
+	VPROLD       $0x10, Z13, Z13
+	XORL         BX, BX
+	VPROLD       $0x10, Z14, Z14
+	VPXORD       Z10, Z23, Z5
+	XORL         CX, CX
+	VPXORD       Z11, Z24, Z6
+	VPADDD       Z13, Z8, Z8
+	VPADDD       Z14, Z26, Z9
+	MOVQ         R8, DX
+	VPROLD       $0x0c, Z5, Z5
+	VPROLD       $0x0c, Z6, Z6
+	MULXQ        80(SP), R14, R15
+	VPXORD       Z8, Z25, Z7
+	VPXORD       Z9, Z4, Z4
+	ADDQ         R14, R11
+	VPADDD       Z5, Z0, Z0
+	VPADDD       Z6, Z1, Z1
+	ADCQ         R15, R12
+	VPROLD       $0x0c, Z7, Z7
+	VPROLD       $0x0c, Z4, Z4
+	ADCQ         $0x00, R13
+	VPXORD       Z0, Z15, Z15
+	VPXORD       Z1, Z12, Z12
+	ADCQ         $0x00, BX
+	VPADDD       Z7, Z2, Z2
+	VPADDD       Z4, Z3, Z3
+	ADCQ         $0x00, CX
+	VPROLD       $0x08, Z15, Z15
+	VPROLD       $0x08, Z12, Z12
+	VPXORD       Z2, Z13, Z13
+	MULXQ        88(SP), R14, R15
+	VPXORD       Z3, Z14, Z14
+	VPADDD       Z15, Z10, Z10
+	ADDQ         R14, R12
+	VPADDD       Z12, Z11, Z11
+	VPROLD       $0x08, Z13, Z13
+	ADCQ         R15, R13
+	VPROLD       $0x08, Z14, Z14
+	VPXORD       Z10, Z5, Z5
+	ADCQ         $0x00, BX
+	VPXORD       Z11, Z6, Z6
+	VPADDD       Z13, Z8, Z8
+	ADCQ         $0x00, CX
+	VPADDD       Z14, Z9, Z9
+	VPROLD       $0x07, Z5, Z5
+	MULXQ        96(SP), R14, R15
+	VPROLD       $0x07, Z6, Z6
+	VPXORD       Z8, Z7, Z7
+	ADDQ         R14, R13
+	VPXORD       Z9, Z4, Z4
+	VPROLD       $0x07, Z7, Z7
+	VPROLD       $0x07, Z4, Z4
+	ADCQ         R15, BX
+	VPADDD       Z4, Z0, Z0
+	VPADDD       Z5, Z1, Z1
+	ADCQ         $0x00, CX
+	VPXORD       Z0, Z12, Z12
+	VPXORD       Z1, Z13, Z13
+	MOVQ         R9, DX
+	VPADDD       Z6, Z2, Z2
+	VPADDD       Z7, Z3, Z3
+	MULXQ        80(SP), R14, R15
+	VPROLD       $0x10, Z12, Z12
+	VPROLD       $0x10, Z13, Z13
+	ADDQ         R14, R12
+	VPXORD       Z2, Z14, Z14
+	VPXORD       Z3, Z15, Z15
+	ADCQ         R15, R13
+	VPADDD       Z12, Z8, Z8
+	VPADDD       Z13, Z9, Z9
+	ADCQ         $0x00, BX
+	VPROLD       $0x10, Z14, Z14
+	VPROLD       $0x10, Z15, Z15
+	VPXORD       Z8, Z4, Z4
+	ADCQ         $0x00, CX
+	VPXORD       Z9, Z5, Z5
+	VPADDD       Z14, Z10, Z10
+	MULXQ        88(SP), R14, R15
+	VPADDD       Z15, Z11, Z11
+	VPROLD       $0x0c, Z4, Z4
+	ADDQ         R14, R13
+	VPROLD       $0x0c, Z5, Z5
+	VPXORD       Z10, Z6, Z6
+	ADCQ         R15, BX
+	VPXORD       Z11, Z7, Z7
+	VPADDD       Z4, Z0, Z0
+	ADCQ         $0x00, CX
+	VPADDD       Z5, Z1, Z1
+	VPROLD       $0x0c, Z6, Z6
+	MULXQ        96(SP), R14, R15
+	VPROLD       $0x0c, Z7, Z7
+	VPXORD       Z0, Z12, Z12
+	ADDQ         R14, BX
+	VPXORD       Z1, Z13, Z13
+	VPADDD       Z6, Z2, Z2
+	VPADDD       Z7, Z3, Z3
+	ADCQ         R15, CX
+	VPROLD       $0x08, Z12, Z12
+	VPROLD       $0x08, Z13, Z13
+	MOVQ         R10, DX
+	VPXORD       Z2, Z14, Z14
+	VPXORD       Z3, Z15, Z15
+	MULXQ        80(SP), R14, R15
+	VPADDD       Z12, Z8, Z8
+	VPADDD       Z13, Z9, Z9
+	ADDQ         R14, R13
+	VPROLD       $0x08, Z14, Z14
+	VPROLD       $0x08, Z15, Z15
+	ADCQ         R15, BX
+	VPXORD       Z8, Z4, Z4
+	VPXORD       Z9, Z5, Z5
+	ADCQ         $0x00, CX
+	VPADDD       Z14, Z10, Z10
+	VPADDD       Z15, Z11, Z11
+	MULXQ        88(SP), R14, R15
+	VPROLD       $0x07, Z4, Z4
+	VPROLD       $0x07, Z5, Z5
+	VPXORD       Z10, Z6, Z6
+	ADDQ         R14, BX
+	VPXORD       Z11, Z7, Z7
+	VPROLD       $0x07, Z6, Z6
+	ADCQ         R15, CX
+	VPROLD       $0x07, Z7, Z7
+	VPADDD       Z5, Z0, Z0
+	MULXQ        96(SP), R14, R15
+	VPADDD       Z6, Z1, Z1
+	VPXORD       Z0, Z15, Z15
+	ADDQ         R14, CX
+	VPXORD       Z1, Z12, Z12
+	VPADDD       Z7, Z2, Z2
+	MOVQ         R11, R8
+	VPADDD       Z4, Z3, Z3
+	VPROLD       $0x10, Z15, Z15
+	MOVQ         R12, R9
+	VPROLD       $0x10, Z12, Z12
+	VPXORD       Z2, Z13, Z13
+	MOVQ         R13, R10
+	VPXORD       Z3, Z14, Z14
+	VPADDD       Z15, Z10, Z10
+	VPADDD       Z12, Z11, Z11
+	ANDQ         $0x03, R10
+	VPROLD       $0x10, Z13, Z13
+	VPROLD       $0x10, Z14, Z14
+	ANDQ         $-4, R13
+	VPXORD       Z10, Z5, Z5
+	VPXORD       Z11, Z6, Z6
+	ADDQ         R13, R8
+	VPADDD       Z13, Z8, Z8
+	VPADDD       Z14, Z9, Z9
+	ADCQ         BX, R9
+	VPROLD       $0x0c, Z5, Z5
+	VPROLD       $0x0c, Z6, Z6
+	ADCQ         CX, R10
+	VPXORD       Z8, Z7, Z7
+	VPXORD       Z9, Z4, Z4
+	SHRQ         $0x02, BX, R13
+	VPADDD       Z5, Z0, Z0
+	VPADDD       Z6, Z1, Z1
+	SHRQ         $0x02, CX, BX
+	VPROLD       $0x0c, Z7, Z7
+	VPROLD       $0x0c, Z4, Z4
+	VPXORD       Z0, Z15, Z15
+	SHRQ         $0x02, CX
+	VPXORD       Z1, Z12, Z12
+	VPADDD       Z7, Z2, Z2
+	ADDQ         R13, R8
+	VPADDD       Z4, Z3, Z3
+	VPROLD       $0x08, Z15, Z15
+	ADCQ         BX, R9
+	VPROLD       $0x08, Z12, Z12
+	VPXORD       Z2, Z13, Z13
+	ADCQ         CX, R10
+	VPXORD       Z3, Z14, Z14
+	VPADDD       Z15, Z10, Z10
+	MOVQ         R10, R14
+	VPADDD       Z12, Z11, Z11
+	VPROLD       $0x08, Z13, Z13
+	SHRQ         $0x02, R14
+	VPROLD       $0x08, Z14, Z14
+	VPXORD       Z10, Z5, Z5
+	ANDQ         $0x03, R10
+	VPXORD       Z11, Z6, Z6
+	VPADDD       Z13, Z8, Z8
+	VPADDD       Z14, Z9, Z9
+	LEAQ         (R14)(R14*4), R15
+	VPROLD       $0x07, Z5, Z5
+	VPROLD       $0x07, Z6, Z6
+	ADDQ         R15, R8
+	VPXORD       Z8, Z7, Z7
+	VPXORD       Z9, Z4, Z4
+	ADCQ         $0x00, R9
+	VPROLD       $0x07, Z7, Z7
+	VPROLD       $0x07, Z4, Z4
+	ADCQ         $0x00, R10
+	VPADDD       Z4, Z0, Z0
+	VPADDD       Z5, Z1, Z1
+	MOVQ         R8, 80(SP)
+	VPXORD       Z0, Z12, Z12
+	VPXORD       Z1, Z13, Z13
+	MOVQ         R9, 88(SP)
+	VPADDD       Z6, Z2, Z2
+	VPADDD       Z7, Z3, Z3
+	MOVQ         R10, 96(SP)
+	VPROLD       $0x10, Z12, Z12
+	VPROLD       $0x10, Z13, Z13
+	VPXORD       Z2, Z14, Z14
+	MOVQ         80(SP), R8
+	VPXORD       Z3, Z15, Z15
+	VPADDD       Z12, Z8, Z8
+	XORL         R11, R11
+	VPADDD       Z13, Z9, Z9
+	VPROLD       $0x10, Z14, Z14
+	MOVQ         88(SP), R9
+	VPROLD       $0x10, Z15, Z15
+	VPXORD       Z8, Z4, Z4
+	XORL         R12, R12
+	VPXORD       Z9, Z5, Z5
+	VPADDD       Z14, Z10, Z10
+	MOVQ         96(SP), R10
+	VPADDD       Z15, Z11, Z11
+	VPROLD       $0x0c, Z4, Z4
+	XORL         R13, R13
+	VPROLD       $0x0c, Z5, Z5
+	VPXORD       Z10, Z6, Z6
+	XORL         BX, BX
+	VPXORD       Z11, Z7, Z7
+	VPADDD       Z4, Z0, Z0
+	XORL         CX, CX
+	VPADDD       Z5, Z1, Z1
+	VPROLD       $0x0c, Z6, Z6
+	VPROLD       $0x0c, Z7, Z7
+	MOVQ         R8, DX
+	VPXORD       Z0, Z12, Z12
+	VPXORD       Z1, Z13, Z13
+	MULXQ        80(SP), R14, R15
+	VPADDD       Z6, Z2, Z2
+	VPADDD       Z7, Z3, Z3
+	ADDQ         R14, R11
+	VPROLD       $0x08, Z12, Z12
+	VPROLD       $0x08, Z13, Z13
+	ADCQ         R15, R12
+	VPXORD       Z2, Z14, Z14
+	VPXORD       Z3, Z15, Z15
+	ADCQ         $0x00, R13
+	VPADDD       Z12, Z8, Z8
+	VPADDD       Z13, Z9, Z9
+	ADCQ         $0x00, BX
+	VPROLD       $0x08, Z14, Z14
+	VPROLD       $0x08, Z15, Z15
+	ADCQ         $0x00, CX
+	VPXORD       Z8, Z4, Z4
+	VPXORD       Z9, Z5, Z5
+	VPADDD       Z14, Z10, Z10
+	MULXQ        88(SP), R14, R15
+	VPADDD       Z15, Z11, Z11
+	VPROLD       $0x07, Z4, Z4
+	ADDQ         R14, R12
+	VPROLD       $0x07, Z5, Z5
+	VPXORD       Z10, Z6, Z6
+	ADCQ         R15, R13
+	VPXORD       Z11, Z7, Z7
+	VPROLD       $0x07, Z6, Z6
+	ADCQ         $0x00, BX
+	VPROLD       $0x07, Z7, Z7
+	VPADDD       Z5, Z0, Z0
+	ADCQ         $0x00, CX
+	VPADDD       Z6, Z1, Z1
+	VPXORD       Z0, Z15, Z15
+	MULXQ        96(SP), R14, R15
+	VPXORD       Z1, Z12, Z12
+	VPADDD       Z7, Z2, Z2
+	ADDQ         R14, R13
+	VPADDD       Z4, Z3, Z3
+	VPROLD       $0x10, Z15, Z15
+	VPROLD       $0x10, Z12, Z12
+	ADCQ         R15, BX
+	VPXORD       Z2, Z13, Z13
+	VPXORD       Z3, Z14, Z14
+	ADCQ         $0x00, CX
+	VPADDD       Z15, Z10, Z10
+	VPADDD       Z12, Z11, Z11
+	MOVQ         R9, DX
+	VPROLD       $0x10, Z13, Z13
+	VPROLD       $0x10, Z14, Z14
+	MULXQ        80(SP), R14, R15
+	VPXORD       Z10, Z5, Z5
+	VPXORD       Z11, Z6, Z6
+	ADDQ         R14, R12
+	VPADDD       Z13, Z8, Z8
+	VPADDD       Z14, Z9, Z9
+	ADCQ         R15, R13
+	VPROLD       $0x0c, Z5, Z5
+	VPROLD       $0x0c, Z6, Z6
+	ADCQ         $0x00, BX
+	VPXORD       Z8, Z7, Z7
+	VPXORD       Z9, Z4, Z4
+	VPADDD       Z5, Z0, Z0
+	ADCQ         $0x00, CX
+	VPADDD       Z6, Z1, Z1
+	VPROLD       $0x0c, Z7, Z7
+	MULXQ        88(SP), R14, R15
+	VPROLD       $0x0c, Z4, Z4
+	VPXORD       Z0, Z15, Z15
+	ADDQ         R14, R13
+	VPXORD       Z1, Z12, Z12
+	VPADDD       Z7, Z2, Z2
+	ADCQ         R15, BX
+	VPADDD       Z4, Z3, Z3
+	VPROLD       $0x08, Z15, Z15
+	ADCQ         $0x00, CX
+	VPROLD       $0x08, Z12, Z12
+	VPXORD       Z2, Z13, Z13
+	MULXQ        96(SP), R14, R15
+	VPXORD       Z3, Z14, Z14
+	VPADDD       Z15, Z10, Z10
+	ADDQ         R14, BX
+	VPADDD       Z12, Z11, Z11
+	VPROLD       $0x08, Z13, Z13
+	VPROLD       $0x08, Z14, Z14
+	ADCQ         R15, CX
+	VPXORD       Z10, Z5, Z5
+	VPXORD       Z11, Z6, Z6
+	MOVQ         R10, DX
+	VPADDD       Z13, Z8, Z8
+	VPADDD       Z14, Z9, Z9
+	MULXQ        80(SP), R14, R15
+	VPROLD       $0x07, Z5, Z5
+	VPROLD       $0x07, Z6, Z6
+	ADDQ         R14, R13
+	VPXORD       Z8, Z7, Z7
+	VPXORD       Z9, Z4, Z4
+	ADCQ         R15, BX
+	VPROLD       $0x07, Z7, Z7
+	VPROLD       $0x07, Z4, Z4
+	ADCQ         $0x00, CX
+	VPADDD       Z4, Z0, Z0
+	VPADDD       Z5, Z1, Z1
+	MULXQ        88(SP), R14, R15
+	VPXORD       Z0, Z12, Z12
+	VPXORD       Z1, Z13, Z13
+	VPADDD       Z6, Z2, Z2
+	ADDQ         R14, BX
+	VPADDD       Z7, Z3, Z3
+	VPROLD       $0x10, Z12, Z12
+	ADCQ         R15, CX
+	VPROLD       $0x10, Z13, Z13
+	VPXORD       Z2, Z14, Z14
+	MULXQ        96(SP), R14, R15
+	VPXORD       Z3, Z15, Z15
+	VPADDD       Z12, Z8, Z8
+	ADDQ         R14, CX
+	VPADDD       Z13, Z9, Z9
+	VPROLD       $0x10, Z14, Z14
+	MOVQ         R11, R8
+	VPROLD       $0x10, Z15, Z15
+	VPXORD       Z8, Z4, Z4
+	MOVQ         R12, R9
+	VPXORD       Z9, Z5, Z5
+	VPADDD       Z14, Z10, Z10
+	MOVQ         R13, R10
+	VPADDD       Z15, Z11, Z11
+	VPROLD       $0x0c, Z4, Z4
+	VPROLD       $0x0c, Z5, Z5
+	ANDQ         $0x03, R10
+	VPXORD       Z10, Z6, Z6
+	VPXORD       Z11, Z7, Z7
+	ANDQ         $-4, R13
+	VPADDD       Z4, Z0, Z0
+	VPADDD       Z5, Z1, Z1
+	ADDQ         R13, R8
+	VPROLD       $0x0c, Z6, Z6
+	VPROLD       $0x0c, Z7, Z7
+	ADCQ         BX, R9
+	VPXORD       Z0, Z12, Z12
+	VPXORD       Z1, Z13, Z13
+	ADCQ         CX, R10
+	VPADDD       Z6, Z2, Z2
+	VPADDD       Z7, Z3, Z3
+	SHRQ         $0x02, BX, R13
+	VPROLD       $0x08, Z12, Z12
+	VPROLD       $0x08, Z13, Z13
+	SHRQ         $0x02, CX, BX
+	VPXORD       Z2, Z14, Z14
+	VPXORD       Z3, Z15, Z15
+	VPADDD       Z12, Z8, Z8
+	SHRQ         $0x02, CX
+	VPADDD       Z13, Z9, Z9
+	VPROLD       $0x08, Z14, Z14
+	ADDQ         R13, R8
+	VPROLD       $0x08, Z15, Z15
+	VPXORD       Z8, Z4, Z4
+	ADCQ         BX, R9
+	VPXORD       Z9, Z5, Z5
+	VPADDD       Z14, Z10, Z10
+	ADCQ         CX, R10
+	VPADDD       Z15, Z11, Z11
+	VPROLD       $0x07, Z4, Z4
+	MOVQ         R10, R14
+	VPROLD       $0x07, Z5, Z5
+	VPXORD       Z10, Z6, Z6
+	SHRQ         $0x02, R14
+	VPXORD       Z11, Z7, Z7
+	VPROLD       $0x07, Z6, Z6
+	ANDQ         $0x03, R10
+	VPROLD       $0x07, Z7, Z7
+	VPADDD       Z5, Z0, Z0
+	VPADDD       Z6, Z1, Z1
+	LEAQ         (R14)(R14*4), R15
+	VPXORD       Z0, Z15, Z15
+	VPXORD       Z1, Z12, Z12
+	ADDQ         R15, R8
+	VPADDD       Z7, Z2, Z2
+	VPADDD       Z4, Z3, Z3
+	ADCQ         $0x00, R9
+	VPROLD       $0x10, Z15, Z15
+	VPROLD       $0x10, Z12, Z12
+	ADCQ         $0x00, R10
+	VPXORD       Z2, Z13, Z13
+	VPXORD       Z3, Z14, Z14
+	MOVQ         R8, 80(SP)
+	VPADDD       Z15, Z10, Z10
+	VPADDD       Z12, Z11, Z11
+	MOVQ         R9, 88(SP)
+	VPROLD       $0x10, Z13, Z13
+	VPROLD       $0x10, Z14, Z14
+	MOVQ         R10, 96(SP)
+	VPXORD       Z10, Z5, Z5
+	VPXORD       Z11, Z6, Z6
+	VPADDD       Z13, Z8, Z8
+	MOVQ         80(SP), R8
+	VPADDD       Z14, Z9, Z9
+	VPROLD       $0x0c, Z5, Z5
+	XORL         R11, R11
+	VPROLD       $0x0c, Z6, Z6
+	VPXORD       Z8, Z7, Z7
+	MOVQ         88(SP), R9
+	VPXORD       Z9, Z4, Z4
+	VPADDD       Z5, Z0, Z0
+	XORL         R12, R12
+	VPADDD       Z6, Z1, Z1
+	VPROLD       $0x0c, Z7, Z7
+	MOVQ         96(SP), R10
+	VPROLD       $0x0c, Z4, Z4
+	VPXORD       Z0, Z15, Z15
+	XORL         R13, R13
+	VPXORD       Z1, Z12, Z12
+	VPADDD       Z7, Z2, Z2
+	XORL         BX, BX
+	VPADDD       Z4, Z3, Z3
+	VPROLD       $0x08, Z15, Z15
+	XORL         CX, CX
+	VPROLD       $0x08, Z12, Z12
+	VPXORD       Z2, Z13, Z13
+	VPXORD       Z3, Z14, Z14
+	MOVQ         R8, DX
+	VPADDD       Z15, Z10, Z10
+	VPADDD       Z12, Z11, Z11
+	MULXQ        48(SP), R14, R15
+	VPROLD       $0x08, Z13, Z13
+	VPROLD       $0x08, Z14, Z14
+	ADDQ         R14, R11
+	VPXORD       Z10, Z5, Z5
+	VPXORD       Z11, Z6, Z6
+	ADCQ         R15, R12
+	VPADDD       Z13, Z8, Z8
+	VPADDD       Z14, Z9, Z9
+	ADCQ         $0x00, R13
+	VPROLD       $0x07, Z5, Z5
+	VPROLD       $0x07, Z6, Z6
+	ADCQ         $0x00, BX
+	VPXORD       Z8, Z7, Z7
+	VPXORD       Z9, Z4, Z4
+	ADCQ         $0x00, CX
+	VPROLD       $0x07, Z7, Z7
+	VPROLD       $0x07, Z4, Z4
+	VPADDD       Z4, Z0, Z0
+	MULXQ        56(SP), R14, R15
+	VPADDD       Z5, Z1, Z1
+	VPXORD       Z0, Z12, Z12
+	ADDQ         R14, R12
+	VPXORD       Z1, Z13, Z13
+	VPADDD       Z6, Z2, Z2
+	ADCQ         R15, R13
+	VPADDD       Z7, Z3, Z3
+	VPROLD       $0x10, Z12, Z12
+	ADCQ         $0x00, BX
+	VPROLD       $0x10, Z13, Z13
+	VPXORD       Z2, Z14, Z14
+	ADCQ         $0x00, CX
+	VPXORD       Z3, Z15, Z15
+	VPADDD       Z12, Z8, Z8
+	MULXQ        64(SP), R14, R15
+	VPADDD       Z13, Z9, Z9
+	VPROLD       $0x10, Z14, Z14
+	ADDQ         R14, R13
+	VPROLD       $0x10, Z15, Z15
+	VPXORD       Z8, Z4, Z4
+	VPXORD       Z9, Z5, Z5
+	ADCQ         R15, BX
+	VPADDD       Z14, Z10, Z10
+	VPADDD       Z15, Z11, Z11
+	ADCQ         $0x00, CX
+	VPROLD       $0x0c, Z4, Z4
+	VPROLD       $0x0c, Z5, Z5
+	MOVQ         R9, DX
+	VPXORD       Z10, Z6, Z6
+	VPXORD       Z11, Z7, Z7
+	MULXQ        48(SP), R14, R15
+	VPADDD       Z4, Z0, Z0
+	VPADDD       Z5, Z1, Z1
+	ADDQ         R14, R12
+	VPROLD       $0x0c, Z6, Z6
+	VPROLD       $0x0c, Z7, Z7
+	ADCQ         R15, R13
+	VPXORD       Z0, Z12, Z12
+	VPXORD       Z1, Z13, Z13
+	ADCQ         $0x00, BX
+	VPADDD       Z6, Z2, Z2
+	VPADDD       Z7, Z3, Z3
+	VPROLD       $0x08, Z12, Z12
+	ADCQ         $0x00, CX
+	VPROLD       $0x08, Z13, Z13
+	VPXORD       Z2, Z14, Z14
+	MULXQ        56(SP), R14, R15
+	VPXORD       Z3, Z15, Z15
+	VPADDD       Z12, Z8, Z8
+	ADDQ         R14, R13
+	VPADDD       Z13, Z9, Z9
+	VPROLD       $0x08, Z14, Z14
+	ADCQ         R15, BX
+	VPROLD       $0x08, Z15, Z15
+	VPXORD       Z8, Z4, Z4
+	ADCQ         $0x00, CX
+	VPXORD       Z9, Z5, Z5
+	VPADDD       Z14, Z10, Z10
+	MULXQ        64(SP), R14, R15
+	VPADDD       Z15, Z11, Z11
+	VPROLD       $0x07, Z4, Z4
+	ADDQ         R14, BX
+	VPROLD       $0x07, Z5, Z5
+	VPXORD       Z10, Z6, Z6
+	VPXORD       Z11, Z7, Z7
+	ADCQ         R15, CX
+	VPROLD       $0x07, Z6, Z6
+	VPROLD       $0x07, Z7, Z7
+	MOVQ         R10, DX
+	VPADDD       Z5, Z0, Z0
+	VPADDD       Z6, Z1, Z1
+	MULXQ        48(SP), R14, R15
+	VPXORD       Z0, Z15, Z15
+	VPXORD       Z1, Z12, Z12
+	ADDQ         R14, R13
+	VPADDD       Z7, Z2, Z2
+	VPADDD       Z4, Z3, Z3
+	ADCQ         R15, BX
+	VPROLD       $0x10, Z15, Z15
+	VPROLD       $0x10, Z12, Z12
+	ADCQ         $0x00, CX
+	VPXORD       Z2, Z13, Z13
+	VPXORD       Z3, Z14, Z14
+	MULXQ        56(SP), R14, R15
+	VPADDD       Z15, Z10, Z10
+	VPADDD       Z12, Z11, Z11
+	VPROLD       $0x10, Z13, Z13
+	ADDQ         R14, BX
+	VPROLD       $0x10, Z14, Z14
+	VPXORD       Z10, Z5, Z5
+	ADCQ         R15, CX
+	VPXORD       Z11, Z6, Z6
+	VPADDD       Z13, Z8, Z8
+	MULXQ        64(SP), R14, R15
+	VPADDD       Z14, Z9, Z9
+	VPROLD       $0x0c, Z5, Z5
+	ADDQ         R14, CX
+	VPROLD       $0x0c, Z6, Z6
+	VPXORD       Z8, Z7, Z7
+	MOVQ         R11, R8
+	VPXORD       Z9, Z4, Z4
+	VPADDD       Z5, Z0, Z0
+	MOVQ         R12, R9
+	VPADDD       Z6, Z1, Z1
+	VPROLD       $0x0c, Z7, Z7
+	MOVQ         R13, R10
+	VPROLD       $0x0c, Z4, Z4
+	VPXORD       Z0, Z15, Z15
+	VPXORD       Z1, Z12, Z12
+	ANDQ         $0x03, R10
+	VPADDD       Z7, Z2, Z2
+	VPADDD       Z4, Z3, Z3
+	ANDQ         $-4, R13
+	VPROLD       $0x08, Z15, Z15
+	VPROLD       $0x08, Z12, Z12
+	ADDQ         R13, R8
+	VPXORD       Z2, Z13, Z13
+	VPXORD       Z3, Z14, Z14
+	ADCQ         BX, R9
+	VPADDD       Z15, Z10, Z10
+	VPADDD       Z12, Z11, Z11
+	ADCQ         CX, R10
+	VPROLD       $0x08, Z13, Z13
+	VPROLD       $0x08, Z14, Z14
+	SHRQ         $0x02, BX, R13
+	VPXORD       Z10, Z5, Z5
+	VPXORD       Z11, Z6, Z6
+	SHRQ         $0x02, CX, BX
+	VPADDD       Z13, Z8, Z8
+	VPADDD       Z14, Z9, Z9
+	VPROLD       $0x07, Z5, Z5
+	SHRQ         $0x02, CX
+	VPROLD       $0x07, Z6, Z6
+	VPXORD       Z8, Z7, Z7
+	ADDQ         R13, R8
+	VPXORD       Z9, Z4, Z4
+	VPROLD       $0x07, Z7, Z7
+	ADCQ         BX, R9
+	VPROLD       $0x07, Z4, Z4
+	VPADDD       Z4, Z0, Z0
+	ADCQ         CX, R10
+	VPADDD       Z5, Z1, Z1
+	VPXORD       Z0, Z12, Z12
+	MOVQ         R10, R14
+	VPXORD       Z1, Z13, Z13
+	VPADDD       Z6, Z2, Z2
+	SHRQ         $0x02, R14
+	VPADDD       Z7, Z3, Z3
+	VPROLD       $0x10, Z12, Z12
+	ANDQ         $0x03, R10
+	VPROLD       $0x10, Z13, Z13
+	VPXORD       Z2, Z14, Z14
+	VPXORD       Z3, Z15, Z15
+	LEAQ         (R14)(R14*4), R15
+	VPADDD       Z12, Z8, Z8
+	VPADDD       Z13, Z9, Z9
+	ADDQ         R15, R8
+	VPROLD       $0x10, Z14, Z14
+	VPROLD       $0x10, Z15, Z15
+	ADCQ         $0x00, R9
+	VPXORD       Z8, Z4, Z4
+	VPXORD       Z9, Z5, Z5
+	ADCQ         $0x00, R10
+	VPADDD       Z14, Z10, Z10
+	VPADDD       Z15, Z11, Z11
+	MOVQ         R8, 80(SP)
+	VPROLD       $0x0c, Z4, Z4
+	VPROLD       $0x0c, Z5, Z5
+	MOVQ         R9, 88(SP)
+	VPXORD       Z10, Z6, Z6
+	VPXORD       Z11, Z7, Z7
+	MOVQ         R10, 96(SP)
+	VPADDD       Z4, Z0, Z0
+	VPADDD       Z5, Z1, Z1
+	VPROLD       $0x0c, Z6, Z6
+	MOVQ         80(SP), R8
+	VPROLD       $0x0c, Z7, Z7
+	VPXORD       Z0, Z12, Z12
+	XORL         R11, R11
+	VPXORD       Z1, Z13, Z13
+	VPADDD       Z6, Z2, Z2
+	MOVQ         88(SP), R9
+	VPADDD       Z7, Z3, Z3
+	VPROLD       $0x08, Z12, Z12
+	XORL         R12, R12
+	VPROLD       $0x08, Z13, Z13
+	VPXORD       Z2, Z14, Z14
+	MOVQ         96(SP), R10
+	VPXORD       Z3, Z15, Z15
+	VPADDD       Z12, Z8, Z8
+	XORL         R13, R13
+	VPADDD       Z13, Z9, Z9
+	VPROLD       $0x08, Z14, Z14
+	XORL         BX, BX
+	VPROLD       $0x08, Z15, Z15
+	VPXORD       Z8, Z4, Z4
+	XORL         CX, CX
+	VPXORD       Z9, Z5, Z5
+	VPADDD       Z14, Z10, Z10
+	VPADDD       Z15, Z11, Z11
+	MOVQ         R8, DX
+	VPROLD       $0x07, Z4, Z4
+	VPROLD       $0x07, Z5, Z5
+	MULXQ        80(SP), R14, R15
+	VPXORD       Z10, Z6, Z6
+	VPXORD       Z11, Z7, Z7
+	ADDQ         R14, R11
+	VPROLD       $0x07, Z6, Z6
+	VPROLD       $0x07, Z7, Z7
+	ADCQ         R15, R12
+	VPADDD       Z5, Z0, Z0
+	VPADDD       Z6, Z1, Z1
+	ADCQ         $0x00, R13
+	VPXORD       Z0, Z15, Z15
+	VPXORD       Z1, Z12, Z12
+	ADCQ         $0x00, BX
+	VPADDD       Z7, Z2, Z2
+	VPADDD       Z4, Z3, Z3
+	ADCQ         $0x00, CX
+	VPROLD       $0x10, Z15, Z15
+	VPROLD       $0x10, Z12, Z12
+	VPXORD       Z2, Z13, Z13
+	MULXQ        88(SP), R14, R15
+	VPXORD       Z3, Z14, Z14
+	VPADDD       Z15, Z10, Z10
+	ADDQ         R14, R12
+	VPADDD       Z12, Z11, Z11
+	VPROLD       $0x10, Z13, Z13
+	ADCQ         R15, R13
+	VPROLD       $0x10, Z14, Z14
+	VPXORD       Z10, Z5, Z5
+	ADCQ         $0x00, BX
+	VPXORD       Z11, Z6, Z6
+	VPADDD       Z13, Z8, Z8
+	ADCQ         $0x00, CX
+	VPADDD       Z14, Z9, Z9
+	VPROLD       $0x0c, Z5, Z5
+	MULXQ        96(SP), R14, R15
+	VPROLD       $0x0c, Z6, Z6
+	VPXORD       Z8, Z7, Z7
+	ADDQ         R14, R13
+	VPXORD       Z9, Z4, Z4
+	VPADDD       Z5, Z0, Z0
+	VPADDD       Z6, Z1, Z1
+	ADCQ         R15, BX
+	VPROLD       $0x0c, Z7, Z7
+	VPROLD       $0x0c, Z4, Z4
+	ADCQ         $0x00, CX
+	VPXORD       Z0, Z15, Z15
+	VPXORD       Z1, Z12, Z12
+	MOVQ         R9, DX
+	VPADDD       Z7, Z2, Z2
+	VPADDD       Z4, Z3, Z3
+	MULXQ        80(SP), R14, R15
+	VPROLD       $0x08, Z15, Z15
+	VPROLD       $0x08, Z12, Z12
+	ADDQ         R14, R12
+	VPXORD       Z2, Z13, Z13
+	VPXORD       Z3, Z14, Z14
+	ADCQ         R15, R13
+	VPADDD       Z15, Z10, Z10
+	VPADDD       Z12, Z11, Z11
+	ADCQ         $0x00, BX
+	VPROLD       $0x08, Z13, Z13
+	VPROLD       $0x08, Z14, Z14
+	VPXORD       Z10, Z5, Z5
+	ADCQ         $0x00, CX
+	VPXORD       Z11, Z6, Z6
+	VPADDD       Z13, Z8, Z8
+	MULXQ        88(SP), R14, R15
+	VPADDD       Z14, Z9, Z9
+	VPROLD       $0x07, Z5, Z5
+	ADDQ         R14, R13
+	VPROLD       $0x07, Z6, Z6
+	VPXORD       Z8, Z7, Z7
+	ADCQ         R15, BX
+	VPXORD       Z9, Z4, Z4
+	VPROLD       $0x07, Z7, Z7
+	ADCQ         $0x00, CX
+	VPROLD       $0x07, Z4, Z4
+	VPADDD       Z4, Z0, Z0
+	MULXQ        96(SP), R14, R15
+	VPADDD       Z5, Z1, Z1
+	VPXORD       Z0, Z12, Z12
+	ADDQ         R14, BX
+	VPXORD       Z1, Z13, Z13
+	VPADDD       Z6, Z2, Z2
+	VPADDD       Z7, Z3, Z3
+	ADCQ         R15, CX
+	VPROLD       $0x10, Z12, Z12
+	VPROLD       $0x10, Z13, Z13
+	MOVQ         R10, DX
+	VPXORD       Z2, Z14, Z14
+	VPXORD       Z3, Z15, Z15
+	MULXQ        80(SP), R14, R15
+	VPADDD       Z12, Z8, Z8
+	VPADDD       Z13, Z9, Z9
+	ADDQ         R14, R13
+	VPROLD       $0x10, Z14, Z14
+	VPROLD       $0x10, Z15, Z15
+	ADCQ         R15, BX
+	VPXORD       Z8, Z4, Z4
+	VPXORD       Z9, Z5, Z5
+	ADCQ         $0x00, CX
+	VPADDD       Z14, Z10, Z10
+	VPADDD       Z15, Z11, Z11
+	MULXQ        88(SP), R14, R15
+	VPROLD       $0x0c, Z4, Z4
+	VPROLD       $0x0c, Z5, Z5
+	VPXORD       Z10, Z6, Z6
+	ADDQ         R14, BX
+	VPXORD       Z11, Z7, Z7
+	VPADDD       Z4, Z0, Z0
+	ADCQ         R15, CX
+	VPADDD       Z5, Z1, Z1
+	VPROLD       $0x0c, Z6, Z6
+	MULXQ        96(SP), R14, R15
+	VPROLD       $0x0c, Z7, Z7
+	VPXORD       Z0, Z12, Z12
+	ADDQ         R14, CX
+	VPXORD       Z1, Z13, Z13
+	VPADDD       Z6, Z2, Z2
+	MOVQ         R11, R8
+	VPADDD       Z7, Z3, Z3
+	VPROLD       $0x08, Z12, Z12
+	MOVQ         R12, R9
+	VPROLD       $0x08, Z13, Z13
+	VPXORD       Z2, Z14, Z14
+	MOVQ         R13, R10
+	VPXORD       Z3, Z15, Z15
+	VPADDD       Z12, Z8, Z8
+	VPADDD       Z13, Z9, Z9
+	ANDQ         $0x03, R10
+	VPROLD       $0x08, Z14, Z14
+	VPROLD       $0x08, Z15, Z15
+	ANDQ         $-4, R13
+	VPXORD       Z8, Z4, Z4
+	VPXORD       Z9, Z5, Z5
+	ADDQ         R13, R8
+	VPADDD       Z14, Z10, Z10
+	VPADDD       Z15, Z11, Z11
+	ADCQ         BX, R9
+	VPROLD       $0x07, Z4, Z4
+	VPROLD       $0x07, Z5, Z5
+	ADCQ         CX, R10
+	VPXORD       Z10, Z6, Z6
+	VPXORD       Z11, Z7, Z7
+	SHRQ         $0x02, BX, R13
+	VPROLD       $0x07, Z6, Z6
+	VPROLD       $0x07, Z7, Z7
+	SHRQ         $0x02, CX, BX
+	VPADDD       Z5, Z0, Z0
+	VPADDD       Z6, Z1, Z1
+	VPXORD       Z0, Z15, Z15
+	SHRQ         $0x02, CX
+	VPXORD       Z1, Z12, Z12
+	VPADDD       Z7, Z2, Z2
+	ADDQ         R13, R8
+	VPADDD       Z4, Z3, Z3
+	VPROLD       $0x10, Z15, Z15
+	ADCQ         BX, R9
+	VPROLD       $0x10, Z12, Z12
+	VPXORD       Z2, Z13, Z13
+	ADCQ         CX, R10
+	VPXORD       Z3, Z14, Z14
+	VPADDD       Z15, Z10, Z10
+	MOVQ         R10, R14
+	VPADDD       Z12, Z11, Z11
+	VPROLD       $0x10, Z13, Z13
+	SHRQ         $0x02, R14
+	VPROLD       $0x10, Z14, Z14
+	VPXORD       Z10, Z5, Z5
+	ANDQ         $0x03, R10
+	VPXORD       Z11, Z6, Z6
+	VPADDD       Z13, Z8, Z8
+	VPADDD       Z14, Z9, Z9
+	LEAQ         (R14)(R14*4), R15
+	VPROLD       $0x0c, Z5, Z5
+	VPROLD       $0x0c, Z6, Z6
+	ADDQ         R15, R8
+	VPXORD       Z8, Z7, Z7
+	VPXORD       Z9, Z4, Z4
+	ADCQ         $0x00, R9
+	VPADDD       Z5, Z0, Z0
+	VPADDD       Z6, Z1, Z1
+	ADCQ         $0x00, R10
+	VPROLD       $0x0c, Z7, Z7
+	VPROLD       $0x0c, Z4, Z4
+	MOVQ         R8, 80(SP)
+	VPXORD       Z0, Z15, Z15
+	VPXORD       Z1, Z12, Z12
+	MOVQ         R9, 88(SP)
+	VPADDD       Z7, Z2, Z2
+	VPADDD       Z4, Z3, Z3
+	MOVQ         R10, 96(SP)
+	VPROLD       $0x08, Z15, Z15
+	VPROLD       $0x08, Z12, Z12
+	VPXORD       Z2, Z13, Z13
+	MOVQ         80(SP), R8
+	VPXORD       Z3, Z14, Z14
+	VPADDD       Z15, Z10, Z10
+	XORL         R11, R11
+	VPADDD       Z12, Z11, Z11
+	VPROLD       $0x08, Z13, Z13
+	MOVQ         88(SP), R9
+	VPROLD       $0x08, Z14, Z14
+	VPXORD       Z10, Z5, Z5
+	XORL         R12, R12
+	VPXORD       Z11, Z6, Z6
+	VPADDD       Z13, Z8, Z8
+	MOVQ         96(SP), R10
+	VPADDD       Z14, Z9, Z9
+	VPROLD       $0x07, Z5, Z5
+	XORL         R13, R13
+	VPROLD       $0x07, Z6, Z6
+	VPXORD       Z8, Z7, Z7
+	XORL         BX, BX
+	VPXORD       Z9, Z4, Z4
+	VPROLD       $0x07, Z7, Z7
+	XORL         CX, CX
+	VPROLD       $0x07, Z4, Z4
+	VPADDD       Z4, Z0, Z0
+	VPADDD       Z5, Z1, Z1
+	MOVQ         R8, DX
+	VPXORD       Z0, Z12, Z12
+	VPXORD       Z1, Z13, Z13
+	MULXQ        80(SP), R14, R15
+	VPADDD       Z6, Z2, Z2
+	VPADDD       Z7, Z3, Z3
+	ADDQ         R14, R11
+	VPROLD       $0x10, Z12, Z12
+	VPROLD       $0x10, Z13, Z13
+	ADCQ         R15, R12
+	VPXORD       Z2, Z14, Z14
+	VPXORD       Z3, Z15, Z15
+	ADCQ         $0x00, R13
+	VPADDD       Z12, Z8, Z8
+	VPADDD       Z13, Z9, Z9
+	ADCQ         $0x00, BX
+	VPROLD       $0x10, Z14, Z14
+	VPROLD       $0x10, Z15, Z15
+	ADCQ         $0x00, CX
+	VPXORD       Z8, Z4, Z4
+	VPXORD       Z9, Z5, Z5
+	VPADDD       Z14, Z10, Z10
+	MULXQ        88(SP), R14, R15
+	VPADDD       Z15, Z11, Z11
+	VPROLD       $0x0c, Z4, Z4
+	ADDQ         R14, R12
+	VPROLD       $0x0c, Z5, Z5
+	VPXORD       Z10, Z6, Z6
+	ADCQ         R15, R13
+	VPXORD       Z11, Z7, Z7
+	VPADDD       Z4, Z0, Z0
+	ADCQ         $0x00, BX
+	VPADDD       Z5, Z1, Z1
+	VPROLD       $0x0c, Z6, Z6
+	ADCQ         $0x00, CX
+	VPROLD       $0x0c, Z7, Z7
+	VPXORD       Z0, Z12, Z12
+	MULXQ        96(SP), R14, R15
+	VPXORD       Z1, Z13, Z13
+	VPADDD       Z6, Z2, Z2
+	ADDQ         R14, R13
+	VPADDD       Z7, Z3, Z3
+	VPROLD       $0x08, Z12, Z12
+	VPROLD       $0x08, Z13, Z13
+	ADCQ         R15, BX
+	VPXORD       Z2, Z14, Z14
+	VPXORD       Z3, Z15, Z15
+	ADCQ         $0x00, CX
+	VPADDD       Z12, Z8, Z8
+	VPADDD       Z13, Z9, Z9
+	MOVQ         R9, DX
+	VPROLD       $0x08, Z14, Z14
+	VPROLD       $0x08, Z15, Z15
+	MULXQ        80(SP), R14, R15
+	VPXORD       Z8, Z4, Z4
+	VPXORD       Z9, Z5, Z5
+	ADDQ         R14, R12
+	VPADDD       Z14, Z10, Z10
+	VPADDD       Z15, Z11, Z11
+	ADCQ         R15, R13
+	VPROLD       $0x07, Z4, Z4
+	VPROLD       $0x07, Z5, Z5
+	ADCQ         $0x00, BX
+	VPXORD       Z10, Z6, Z6
+	VPXORD       Z11, Z7, Z7
+	VPROLD       $0x07, Z6, Z6
+	ADCQ         $0x00, CX
+	VPROLD       $0x07, Z7, Z7
+	VPADDD       Z5, Z0, Z0
+	MULXQ        88(SP), R14, R15
+	VPADDD       Z6, Z1, Z1
+	VPXORD       Z0, Z15, Z15
+	ADDQ         R14, R13
+	VPXORD       Z1, Z12, Z12
+	VPADDD       Z7, Z2, Z2
+	ADCQ         R15, BX
+	VPADDD       Z4, Z3, Z3
+	VPROLD       $0x10, Z15, Z15
+	ADCQ         $0x00, CX
+	VPROLD       $0x10, Z12, Z12
+	VPXORD       Z2, Z13, Z13
+	MULXQ        96(SP), R14, R15
+	VPXORD       Z3, Z14, Z14
+	VPADDD       Z15, Z10, Z10
+	ADDQ         R14, BX
+	VPADDD       Z12, Z11, Z11
+	VPROLD       $0x10, Z13, Z13
+	VPROLD       $0x10, Z14, Z14
+	ADCQ         R15, CX
+	VPXORD       Z10, Z5, Z5
+	VPXORD       Z11, Z6, Z6
+	MOVQ         R10, DX
+	VPADDD       Z13, Z8, Z8
+	VPADDD       Z14, Z9, Z9
+	MULXQ        80(SP), R14, R15
+	VPROLD       $0x0c, Z5, Z5
+	VPROLD       $0x0c, Z6, Z6
+	ADDQ         R14, R13
+	VPXORD       Z8, Z7, Z7
+	VPXORD       Z9, Z4, Z4
+	ADCQ         R15, BX
+	VPADDD       Z5, Z0, Z0
+	VPADDD       Z6, Z1, Z1
+	ADCQ         $0x00, CX
+	VPROLD       $0x0c, Z7, Z7
+	VPROLD       $0x0c, Z4, Z4
+	MULXQ        88(SP), R14, R15
+	VPXORD       Z0, Z15, Z15
+	VPXORD       Z1, Z12, Z12
+	VPADDD       Z7, Z2, Z2
+	ADDQ         R14, BX
+	VPADDD       Z4, Z3, Z3
+	VPROLD       $0x08, Z15, Z15
+	ADCQ         R15, CX
+	VPROLD       $0x08, Z12, Z12
+	VPXORD       Z2, Z13, Z13
+	MULXQ        96(SP), R14, R15
+	VPXORD       Z3, Z14, Z14
+	VPADDD       Z15, Z10, Z10
+	ADDQ         R14, CX
+	VPADDD       Z12, Z11, Z11
+	VPROLD       $0x08, Z13, Z13
+	MOVQ         R11, R8
+	VPROLD       $0x08, Z14, Z14
+	VPXORD       Z10, Z5, Z5
+	MOVQ         R12, R9
+	VPXORD       Z11, Z6, Z6
+	VPADDD       Z13, Z8, Z8
+	MOVQ         R13, R10
+	VPADDD       Z14, Z9, Z9
+	VPROLD       $0x07, Z5, Z5
+	VPROLD       $0x07, Z6, Z6
+	ANDQ         $0x03, R10
+	VPXORD       Z8, Z7, Z7
+	VPXORD       Z9, Z4, Z4
+	ANDQ         $-4, R13
+	VPROLD       $0x07, Z7, Z7
+	VPROLD       $0x07, Z4, Z4
+	ADDQ         R13, R8
+	VPADDD       Z4, Z0, Z0
+	VPADDD       Z5, Z1, Z1
+	ADCQ         BX, R9
+	VPXORD       Z0, Z12, Z12
+	VPXORD       Z1, Z13, Z13
+	ADCQ         CX, R10
+	VPADDD       Z6, Z2, Z2
+	VPADDD       Z7, Z3, Z3
+	SHRQ         $0x02, BX, R13
+	VPROLD       $0x10, Z12, Z12
+	VPROLD       $0x10, Z13, Z13
+	SHRQ         $0x02, CX, BX
+	VPXORD       Z2, Z14, Z14
+	VPXORD       Z3, Z15, Z15
+	VPADDD       Z12, Z8, Z8
+	SHRQ         $0x02, CX
+	VPADDD       Z13, Z9, Z9
+	VPROLD       $0x10, Z14, Z14
+	ADDQ         R13, R8
+	VPROLD       $0x10, Z15, Z15
+	VPXORD       Z8, Z4, Z4
+	ADCQ         BX, R9
+	VPXORD       Z9, Z5, Z5
+	VPADDD       Z14, Z10, Z10
+	ADCQ         CX, R10
+	VPADDD       Z15, Z11, Z11
+	VPROLD       $0x0c, Z4, Z4
+	MOVQ         R10, R14
+	VPROLD       $0x0c, Z5, Z5
+	VPXORD       Z10, Z6, Z6
+	SHRQ         $0x02, R14
+	VPXORD       Z11, Z7, Z7
+	VPADDD       Z4, Z0, Z0
+	ANDQ         $0x03, R10
+	VPADDD       Z5, Z1, Z1
+	VPROLD       $0x0c, Z6, Z6
+	VPROLD       $0x0c, Z7, Z7
+	LEAQ         (R14)(R14*4), R15
+	VPXORD       Z0, Z12, Z12
+	VPXORD       Z1, Z13, Z13
+	ADDQ         R15, R8
+	VPADDD       Z6, Z2, Z2
+	VPADDD       Z7, Z3, Z3
+	ADCQ         $0x00, R9
+	VPROLD       $0x08, Z12, Z12
+	VPROLD       $0x08, Z13, Z13
+	ADCQ         $0x00, R10
+	VPXORD       Z2, Z14, Z14
+	VPXORD       Z3, Z15, Z15
+	MOVQ         R8, 80(SP)
+	VPADDD       Z12, Z8, Z8
+	VPADDD       Z13, Z9, Z9
+	MOVQ         R9, 88(SP)
+	VPROLD       $0x08, Z14, Z14
+	VPROLD       $0x08, Z15, Z15
+	MOVQ         R10, 96(SP)
+	VPXORD       Z8, Z4, Z4
+	VPXORD       Z9, Z5, Z5
+	VPADDD       Z14, Z10, Z10
+	MOVQ         80(SP), R8
+	VPADDD       Z15, Z11, Z11
+	VPROLD       $0x07, Z4, Z4
+	XORL         R11, R11
+	VPROLD       $0x07, Z5, Z5
+	VPXORD       Z10, Z6, Z6
+	MOVQ         88(SP), R9
+	VPXORD       Z11, Z7, Z7
+	VPROLD       $0x07, Z6, Z6
+	XORL         R12, R12
+	VPROLD       $0x07, Z7, Z7
+	VPADDD       Z5, Z0, Z0
+	MOVQ         96(SP), R10
+	VPADDD       Z6, Z1, Z1
+	VPXORD       Z0, Z15, Z15
+	XORL         R13, R13
+	VPXORD       Z1, Z12, Z12
+	VPADDD       Z7, Z2, Z2
+	XORL         BX, BX
+	VPADDD       Z4, Z3, Z3
+	VPROLD       $0x10, Z15, Z15
+	XORL         CX, CX
+	VPROLD       $0x10, Z12, Z12
+	VPXORD       Z2, Z13, Z13
+	VPXORD       Z3, Z14, Z14
+	MOVQ         R8, DX
+	VPADDD       Z15, Z10, Z10
+	VPADDD       Z12, Z11, Z11
+	MULXQ        48(SP), R14, R15
+	VPROLD       $0x10, Z13, Z13
+	VPROLD       $0x10, Z14, Z14
+	ADDQ         R14, R11
+	VPXORD       Z10, Z5, Z5
+	VPXORD       Z11, Z6, Z6
+	ADCQ         R15, R12
+	VPADDD       Z13, Z8, Z8
+	VPADDD       Z14, Z9, Z9
+	ADCQ         $0x00, R13
+	VPROLD       $0x0c, Z5, Z5
+	VPROLD       $0x0c, Z6, Z6
+	ADCQ         $0x00, BX
+	VPXORD       Z8, Z7, Z7
+	VPXORD       Z9, Z4, Z4
+	ADCQ         $0x00, CX
+	VPADDD       Z5, Z0, Z0
+	VPADDD       Z6, Z1, Z1
+	VPROLD       $0x0c, Z7, Z7
+	MULXQ        56(SP), R14, R15
+	VPROLD       $0x0c, Z4, Z4
+	VPXORD       Z0, Z15, Z15
+	ADDQ         R14, R12
+	VPXORD       Z1, Z12, Z12
+	VPADDD       Z7, Z2, Z2
+	ADCQ         R15, R13
+	VPADDD       Z4, Z3, Z3
+	VPROLD       $0x08, Z15, Z15
+	ADCQ         $0x00, BX
+	VPROLD       $0x08, Z12, Z12
+	VPXORD       Z2, Z13, Z13
+	ADCQ         $0x00, CX
+	VPXORD       Z3, Z14, Z14
+	VPADDD       Z15, Z10, Z10
+	MULXQ        64(SP), R14, R15
+	VPADDD       Z12, Z11, Z11
+	VPROLD       $0x08, Z13, Z13
+	ADDQ         R14, R13
+	VPROLD       $0x08, Z14, Z14
+	VPXORD       Z10, Z5, Z5
+	VPXORD       Z11, Z6, Z6
+	ADCQ         R15, BX
+	VPADDD       Z13, Z8, Z8
+	VPADDD       Z14, Z9, Z9
+	ADCQ         $0x00, CX
+	VPROLD       $0x07, Z5, Z5
+	VPROLD       $0x07, Z6, Z6
+	MOVQ         R9, DX
+	VPXORD       Z8, Z7, Z7
+	VPXORD       Z9, Z4, Z4
+	MULXQ        48(SP), R14, R15
+	VPROLD       $0x07, Z7, Z7
+	VPROLD       $0x07, Z4, Z4
+	ADDQ         R14, R12
+	VPADDD       Z4, Z0, Z0
+	VPADDD       Z5, Z1, Z1
+	ADCQ         R15, R13
+	VPXORD       Z0, Z12, Z12
+	VPXORD       Z1, Z13, Z13
+	ADCQ         $0x00, BX
+	VPADDD       Z6, Z2, Z2
+	VPADDD       Z7, Z3, Z3
+	VPROLD       $0x10, Z12, Z12
+	ADCQ         $0x00, CX
+	VPROLD       $0x10, Z13, Z13
+	VPXORD       Z2, Z14, Z14
+	MULXQ        56(SP), R14, R15
+	VPXORD       Z3, Z15, Z15
+	VPADDD       Z12, Z8, Z8
+	ADDQ         R14, R13
+	VPADDD       Z13, Z9, Z9
+	VPROLD       $0x10, Z14, Z14
+	ADCQ         R15, BX
+	VPROLD       $0x10, Z15, Z15
+	VPXORD       Z8, Z4, Z4
+	ADCQ         $0x00, CX
+	VPXORD       Z9, Z5, Z5
+	VPADDD       Z14, Z10, Z10
+	MULXQ        64(SP), R14, R15
+	VPADDD       Z15, Z11, Z11
+	VPROLD       $0x0c, Z4, Z4
+	ADDQ         R14, BX
+	VPROLD       $0x0c, Z5, Z5
+	VPXORD       Z10, Z6, Z6
+	VPXORD       Z11, Z7, Z7
+	ADCQ         R15, CX
+	VPADDD       Z4, Z0, Z0
+	VPADDD       Z5, Z1, Z1
+	MOVQ         R10, DX
+	VPROLD       $0x0c, Z6, Z6
+	VPROLD       $0x0c, Z7, Z7
+	MULXQ        48(SP), R14, R15
+	VPXORD       Z0, Z12, Z12
+	VPXORD       Z1, Z13, Z13
+	ADDQ         R14, R13
+	VPADDD       Z6, Z2, Z2
+	VPADDD       Z7, Z3, Z3
+	ADCQ         R15, BX
+	VPROLD       $0x08, Z12, Z12
+	VPROLD       $0x08, Z13, Z13
+	ADCQ         $0x00, CX
+	VPXORD       Z2, Z14, Z14
+	VPXORD       Z3, Z15, Z15
+	MULXQ        56(SP), R14, R15
+	VPADDD       Z12, Z8, Z8
+	VPADDD       Z13, Z9, Z9
+	VPROLD       $0x08, Z14, Z14
+	ADDQ         R14, BX
+	VPROLD       $0x08, Z15, Z15
+	VPXORD       Z8, Z4, Z4
+	ADCQ         R15, CX
+	VPXORD       Z9, Z5, Z5
+	VPADDD       Z14, Z10, Z10
+	MULXQ        64(SP), R14, R15
+	VPADDD       Z15, Z11, Z11
+	VPROLD       $0x07, Z4, Z4
+	ADDQ         R14, CX
+	VPROLD       $0x07, Z5, Z5
+	VPXORD       Z10, Z6, Z6
+	MOVQ         R11, R8
+	VPXORD       Z11, Z7, Z7
+	VPROLD       $0x07, Z6, Z6
+	MOVQ         R12, R9
+	VPROLD       $0x07, Z7, Z7
+	VPADDD       Z5, Z0, Z0
+	MOVQ         R13, R10
+	VPADDD       Z6, Z1, Z1
+	VPXORD       Z0, Z15, Z15
+	VPXORD       Z1, Z12, Z12
+	ANDQ         $0x03, R10
+	VPADDD       Z7, Z2, Z2
+	VPADDD       Z4, Z3, Z3
+	ANDQ         $-4, R13
+	VPROLD       $0x10, Z15, Z15
+	VPROLD       $0x10, Z12, Z12
+	ADDQ         R13, R8
+	VPXORD       Z2, Z13, Z13
+	VPXORD       Z3, Z14, Z14
+	ADCQ         BX, R9
+	VPADDD       Z15, Z10, Z10
+	VPADDD       Z12, Z11, Z11
+	ADCQ         CX, R10
+	VPROLD       $0x10, Z13, Z13
+	VPROLD       $0x10, Z14, Z14
+	SHRQ         $0x02, BX, R13
+	VPXORD       Z10, Z5, Z5
+	VPXORD       Z11, Z6, Z6
+	SHRQ         $0x02, CX, BX
+	VPADDD       Z13, Z8, Z8
+	VPADDD       Z14, Z9, Z9
+	VPROLD       $0x0c, Z5, Z5
+	SHRQ         $0x02, CX
+	VPROLD       $0x0c, Z6, Z6
+	VPXORD       Z8, Z7, Z7
+	ADDQ         R13, R8
+	VPXORD       Z9, Z4, Z4
+	VPADDD       Z5, Z0, Z0
+	ADCQ         BX, R9
+	VPADDD       Z6, Z1, Z1
+	VPROLD       $0x0c, Z7, Z7
+	ADCQ         CX, R10
+	VPROLD       $0x0c, Z4, Z4
+	VPXORD       Z0, Z15, Z15
+	MOVQ         R10, R14
+	VPXORD       Z1, Z12, Z12
+	VPADDD       Z7, Z2, Z2
+	SHRQ         $0x02, R14
+	VPADDD       Z4, Z3, Z3
+	VPROLD       $0x08, Z15, Z15
+	ANDQ         $0x03, R10
+	VPROLD       $0x08, Z12, Z12
+	VPXORD       Z2, Z13, Z13
+	VPXORD       Z3, Z14, Z14
+	LEAQ         (R14)(R14*4), R15
+	VPADDD       Z15, Z10, Z10
+	VPADDD       Z12, Z11, Z11
+	ADDQ         R15, R8
+	VPROLD       $0x08, Z13, Z13
+	VPROLD       $0x08, Z14, Z14
+	ADCQ         $0x00, R9
+	VPXORD       Z10, Z5, Z5
+	VPXORD       Z11, Z6, Z6
+	ADCQ         $0x00, R10
+	VPADDD       Z13, Z8, Z8
+	VPADDD       Z14, Z9, Z9
+	MOVQ         R8, 80(SP)
+	VPROLD       $0x07, Z5, Z5
+	VPROLD       $0x07, Z6, Z6
+	MOVQ         R9, 88(SP)
+	VPXORD       Z8, Z7, Z7
+	VPXORD       Z9, Z4, Z4
+	MOVQ         R10, 96(SP)
+	VPROLD       $0x07, Z7, Z7
+	VPROLD       $0x07, Z4, Z4
+	MOVQ         (SP), AX
+	VPADDD.BCST  sigma<>+0(SB), Z0, Z0
+	VPADDD.BCST  sigma<>+4(SB), Z1, Z1
+	VPADDD.BCST  sigma<>+8(SB), Z2, Z2
+	VPADDD.BCST  sigma<>+12(SB), Z3, Z3
+	VPADDD.BCST  (AX), Z4, Z4
+	VPADDD.BCST  4(AX), Z5, Z5
+	VPADDD.BCST  8(AX), Z6, Z6
+	VPADDD.BCST  12(AX), Z7, Z7
+	VPADDD.BCST  16(AX), Z8, Z8
+	VPADDD.BCST  20(AX), Z9, Z9
+	VPADDD.BCST  24(AX), Z10, Z10
+	VPADDD.BCST  28(AX), Z11, Z11
+	VPBROADCASTD 32(AX), Z16
+	VPADDD       iota16<>+0(SB), Z16, Z16
+	VPADDD       Z16, Z12, Z12
+	VPADDD.BCST  36(AX), Z13, Z13
+	VPADDD.BCST  40(AX), Z14, Z14
+	VPADDD.BCST  44(AX), Z15, Z15
+	VPUNPCKLDQ   Z1, Z0, Z16
+	VPUNPCKHDQ   Z1, Z0, Z17
+	VPUNPCKLDQ   Z3, Z2, Z18
+	VPUNPCKHDQ   Z3, Z2, Z19
+	VPUNPCKLQDQ  Z18, Z16, Z0
+	VPUNPCKHQDQ  Z18, Z16, Z1
+	VPUNPCKLQDQ  Z19, Z17, Z2
+	VPUNPCKHQDQ  Z19, Z17, Z3
+	VPUNPCKLDQ   Z5, Z4, Z16
+	VPUNPCKHDQ   Z5, Z4, Z17
+	VPUNPCKLDQ   Z7, Z6, Z18
+	VPUNPCKHDQ   Z7, Z6, Z19
+	VPUNPCKLQDQ  Z18, Z16, Z4
+	VPUNPCKHQDQ  Z18, Z16, Z5
+	VPUNPCKLQDQ  Z19, Z17, Z6
+	VPUNPCKHQDQ  Z19, Z17, Z7
+	VPUNPCKLDQ   Z9, Z8, Z16
+	VPUNPCKHDQ   Z9, Z8, Z17
+	VPUNPCKLDQ   Z11, Z10, Z18
+	VPUNPCKHDQ   Z11, Z10, Z19
+	VPUNPCKLQDQ  Z18, Z16, Z8
+	VPUNPCKHQDQ  Z18, Z16, Z9
+	VPUNPCKLQDQ  Z19, Z17, Z10
+	VPUNPCKHQDQ  Z19, Z17, Z11
+	VPUNPCKLDQ   Z13, Z12, Z16
+	VPUNPCKHDQ   Z13, Z12, Z17
+	VPUNPCKLDQ   Z15, Z14, Z18
+	VPUNPCKHDQ   Z15, Z14, Z19
+	VPUNPCKLQDQ  Z18, Z16, Z12
+	VPUNPCKHQDQ  Z18, Z16, Z13
+	VPUNPCKLQDQ  Z19, Z17, Z14
+	VPUNPCKHQDQ  Z19, Z17, Z15
+	VSHUFI32X4   $0x44, Z4, Z0, Z16
+	VSHUFI32X4   $0xee, Z4, Z0, Z17
+	VSHUFI32X4   $0x44, Z12, Z8, Z18
+	VSHUFI32X4   $0xee, Z12, Z8, Z19
+	VSHUFI32X4   $0x88, Z18, Z16, Z0
+	VSHUFI32X4   $0xdd, Z18, Z16, Z4
+	VSHUFI32X4   $0x88, Z19, Z17, Z8
+	VSHUFI32X4   $0xdd, Z19, Z17, Z12
+	VSHUFI32X4   $0x44, Z5, Z1, Z16
+	VSHUFI32X4   $0xee, Z5, Z1, Z17
+	VSHUFI32X4   $0x44, Z13, Z9, Z18
+	VSHUFI32X4   $0xee, Z13, Z9, Z19
+	VSHUFI32X4   $0x88, Z18, Z16, Z1
+	VSHUFI32X4   $0xdd, Z18, Z16, Z5
+	VSHUFI32X4   $0x88, Z19, Z17, Z9
+	VSHUFI32X4   $0xdd, Z19, Z17, Z13
+	VSHUFI32X4   $0x44, Z6, Z2, Z16
+	VSHUFI32X4   $0xee, Z6, Z2, Z17
+	VSHUFI32X4   $0x44, Z14, Z10, Z18
+	VSHUFI32X4   $0xee, Z14, Z10, Z19
+	VSHUFI32X4   $0x88, Z18, Z16, Z2
+	VSHUFI32X4   $0xdd, Z18, Z16, Z6
+	VSHUFI32X4   $0x88, Z19, Z17, Z10
+	VSHUFI32X4   $0xdd, Z19, Z17, Z14
+	VSHUFI32X4   $0x44, Z7, Z3, Z16
+	VSHUFI32X4   $0xee, Z7, Z3, Z17
+	VSHUFI32X4   $0x44, Z15, Z11, Z18
+	VSHUFI32X4   $0xee, Z15, Z11, Z19
+	VSHUFI32X4   $0x88, Z18, Z16, Z3
+	VSHUFI32X4   $0xdd, Z18, Z16, Z7
+	VSHUFI32X4   $0x88, Z19, Z17, Z11
+	VSHUFI32X4   $0xdd, Z19, Z17, Z15
+	MOVQ         8(SP), SI
+	MOVQ         16(SP), DI
+	VPXORD       (SI), Z0, Z0
+	VMOVDQU32    Z0, (DI)
+	VPXORD       64(SI), Z1, Z1
+	VMOVDQU32    Z1, 64(DI)
+	VPXORD       128(SI), Z2, Z2
+	VMOVDQU32    Z2, 128(DI)
+	VPXORD       192(SI), Z3, Z3
+	VMOVDQU32    Z3, 192(DI)
+	VPXORD       256(SI), Z4, Z4
+	VMOVDQU32    Z4, 256(DI)
+	VPXORD       320(SI), Z5, Z5
+	VMOVDQU32    Z5, 320(DI)
+	VPXORD       384(SI), Z6, Z6
+	VMOVDQU32    Z6, 384(DI)
+	VPXORD       448(SI), Z7, Z7
+	VMOVDQU32    Z7, 448(DI)
+	VPXORD       512(SI), Z8, Z8
+	VMOVDQU32    Z8, 512(DI)
+	VPXORD       576(SI), Z9, Z9
+	VMOVDQU32    Z9, 576(DI)
+	VPXORD       640(SI), Z10, Z10
+	VMOVDQU32    Z10, 640(DI)
+	VPXORD       704(SI), Z11, Z11
+	VMOVDQU32    Z11, 704(DI)
+	VPXORD       768(SI), Z12, Z12
+	VMOVDQU32    Z12, 768(DI)
+	VPXORD       832(SI), Z13, Z13
+	VMOVDQU32    Z13, 832(DI)
+	VPXORD       896(SI), Z14, Z14
+	VMOVDQU32    Z14, 896(DI)
+	VPXORD       960(SI), Z15, Z15
+	VMOVDQU32    Z15, 960(DI)
+	ADDQ         $0x00000400, SI
+	ADDQ         $0x00000400, DI
+	MOVQ         SI, 8(SP)
+	MOVQ         DI, 16(SP)
+	ADDL         $0x10, 32(AX)
+	DECQ         32(SP)
+	MOVQ         h+88(FP), AX
+	MOVQ         (AX), R8
+	MOVQ         8(AX), R9
+	MOVQ         16(AX), R10
+	JZ           mac_done
+
+mac_loop:
+	MOVQ (SP), AX
+
+	// Vector lanes: column 0 of the first column round. Chains B and C start from 0.
+	VPBROADCASTD 32(AX), Z12
+	VPADDD       iota16<>+0(SB), Z12, Z12
+	VPBROADCASTD (AX), Z4
+	VPADDD.BCST  sigma<>+0(SB), Z4, Z0
+	VPXORD       Z0, Z12, Z12
+	VPROLD       $0x10, Z12, Z12
+	VPADDD.BCST  16(AX), Z12, Z8
+	VPXORD       Z8, Z4, Z4
+	VPROLD       $0x0c, Z4, Z4
+	VPADDD       Z4, Z0, Z0
+	VPXORD       Z0, Z12, Z12
+	VPROLD       $0x08, Z12, Z12
+	VPADDD       Z12, Z8, Z8
+	VPXORD       Z8, Z4, Z4
+	VPROLD       $0x07, Z4, Z4
+	XORL         R11, R11
+	XORL         R12, R12
+	XORL         R13, R13
+	XORL         R14, R14
+	XORL         R15, R15
+	XORL         SI, SI
+
+	// First diagonal round; two blocks of each MAC chain per double round.
+	VPADDD Z23, Z0, Z0
+	MOVQ   24(SP), AX
+	ADDQ   (AX), R8
+	ADCQ   8(AX), R9
+	ADCQ   $0x01, R10
+	VPADDD Z24, Z20, Z1
+	MOVQ   R8, DX
+	MULXQ  48(SP), AX, BX
+	MULXQ  56(SP), R8, CX
+	MOVQ   R9, DX
+	VPXORD Z0, Z31, Z15
+	MULXQ  72(SP), DI, R9
+	ADDQ   DI, AX
+	ADCQ   R9, BX
+	MULXQ  48(SP), DI, R9
+	VPXORD Z1, Z12, Z12
+	ADDQ   DI, R8
+	ADCQ   R9, CX
+	MOVQ   R10, DI
+	IMULQ  72(SP), DI
+	VPADDD Z25, Z21, Z2
+	IMULQ  48(SP), R10
+	ADDQ   DI, R8
+	ADCQ   $0x00, CX
+	VPADDD Z4, Z22, Z3
+	ADDQ   BX, R8
+	ADCQ   R10, CX
+	MOVQ   R8, R9
+	MOVQ   AX, R8
+	VPROLD $0x10, Z15, Z15
+	MOVQ   CX, R10
+	SHRQ   $0x02, CX
+	ANDQ   $0x03, R10
+	LEAQ   (CX)(CX*4), CX
+	VPROLD $0x10, Z12, Z12
+	ADDQ   CX, R8
+	ADCQ   $0x00, R9
+	ADCQ   $0x00, R10
+	MOVQ   24(SP), AX
+	VPXORD Z2, Z29, Z13
+	ADDQ   352(AX), R11
+	ADCQ   360(AX), R12
+	ADCQ   $0x01, R13
+	VPXORD Z3, Z30, Z14
+	MOVQ   R11, DX
+	MULXQ  48(SP), AX, BX
+	MULXQ  56(SP), R11, CX
+	MOVQ   R12, DX
+	VPADDD Z15, Z27, Z10
+	MULXQ  72(SP), DI, R12
+	ADDQ   DI, AX
+	ADCQ   R12, BX
+	MULXQ  48(SP), DI, R12
+	VPADDD Z12, Z28, Z11
+	ADDQ   DI, R11
+	ADCQ   R12, CX
+	MOVQ   R13, DI
+	IMULQ  72(SP), DI
+	VPROLD $0x10, Z13, Z13
+	IMULQ  48(SP), R13
+	ADDQ   DI, R11
+	ADCQ   $0x00, CX
+	ADDQ   BX, R11
+	VPROLD $0x10, Z14, Z14
+	ADCQ   R13, CX
+	MOVQ   R11, R12
+	MOVQ   AX, R11
+	VPXORD Z10, Z23, Z5
+	MOVQ   CX, R13
+	SHRQ   $0x02, CX
+	ANDQ   $0x03, R13
+	LEAQ   (CX)(CX*4), CX
+	VPXORD Z11, Z24, Z6
+	ADDQ   CX, R11
+	ADCQ   $0x00, R12
+	ADCQ   $0x00, R13
+	MOVQ   24(SP), AX
+	VPADDD Z13, Z8, Z8
+	ADDQ   688(AX), R14
+	ADCQ   696(AX), R15
+	ADCQ   $0x01, SI
+	MOVQ   R14, DX
+	VPADDD Z14, Z26, Z9
+	MULXQ  48(SP), AX, BX
+	MULXQ  56(SP), R14, CX
+	MOVQ   R15, DX
+	VPROLD $0x0c, Z5, Z5
+	MULXQ  72(SP), DI, R15
+	ADDQ   DI, AX
+	ADCQ   R15, BX
+	MULXQ  48(SP), DI, R15
+	VPROLD $0x0c, Z6, Z6
+	ADDQ   DI, R14
+	ADCQ   R15, CX
+	MOVQ   SI, DI
+	IMULQ  72(SP), DI
+	VPXORD Z8, Z25, Z7
+	IMULQ  48(SP), SI
+	ADDQ   DI, R14
+	ADCQ   $0x00, CX
+	ADDQ   BX, R14
+	VPXORD Z9, Z4, Z4
+	ADCQ   SI, CX
+	MOVQ   R14, R15
+	MOVQ   AX, R14
+	VPADDD Z5, Z0, Z0
+	MOVQ   CX, SI
+	SHRQ   $0x02, CX
+	ANDQ   $0x03, SI
+	LEAQ   (CX)(CX*4), CX
+	VPADDD Z6, Z1, Z1
+	ADDQ   CX, R14
+	ADCQ   $0x00, R15
+	ADCQ   $0x00, SI
+	MOVQ   24(SP), AX
+	VPROLD $0x0c, Z7, Z7
+	ADDQ   16(AX), R8
+	ADCQ   24(AX), R9
+	ADCQ   $0x01, R10
+	MOVQ   R8, DX
+	VPROLD $0x0c, Z4, Z4
+	MULXQ  48(SP), AX, BX
+	MULXQ  56(SP), R8, CX
+	MOVQ   R9, DX
+	MULXQ  72(SP), DI, R9
+	VPXORD Z0, Z15, Z15
+	ADDQ   DI, AX
+	ADCQ   R9, BX
+	MULXQ  48(SP), DI, R9
+	VPXORD Z1, Z12, Z12
+	ADDQ   DI, R8
+	ADCQ   R9, CX
+	MOVQ   R10, DI
+	IMULQ  72(SP), DI
+	VPADDD Z7, Z2, Z2
+	IMULQ  48(SP), R10
+	ADDQ   DI, R8
+	ADCQ   $0x00, CX
+	ADDQ   BX, R8
+	VPADDD Z4, Z3, Z3
+	ADCQ   R10, CX
+	MOVQ   R8, R9
+	MOVQ   AX, R8
+	MOVQ   CX, R10
+	VPROLD $0x08, Z15, Z15
+	SHRQ   $0x02, CX
+	ANDQ   $0x03, R10
+	LEAQ   (CX)(CX*4), CX
+	VPROLD $0x08, Z12, Z12
+	ADDQ   CX, R8
+	ADCQ   $0x00, R9
+	ADCQ   $0x00, R10
+	MOVQ   24(SP), AX
+	VPXORD Z2, Z13, Z13
+	ADDQ   368(AX), R11
+	ADCQ   376(AX), R12
+	ADCQ   $0x01, R13
+	MOVQ   R11, DX
+	VPXORD Z3, Z14, Z14
+	MULXQ  48(SP), AX, BX
+	MULXQ  56(SP), R11, CX
+	MOVQ   R12, DX
+	MULXQ  72(SP), DI, R12
+	VPADDD Z15, Z10, Z10
+	ADDQ   DI, AX
+	ADCQ   R12, BX
+	MULXQ  48(SP), DI, R12
+	VPADDD Z12, Z11, Z11
+	ADDQ   DI, R11
+	ADCQ   R12, CX
+	MOVQ   R13, DI
+	IMULQ  72(SP), DI
+	VPROLD $0x08, Z13, Z13
+	IMULQ  48(SP), R13
+	ADDQ   DI, R11
+	ADCQ   $0x00, CX
+	ADDQ   BX, R11
+	VPROLD $0x08, Z14, Z14
+	ADCQ   R13, CX
+	MOVQ   R11, R12
+	MOVQ   AX, R11
+	MOVQ   CX, R13
+	VPXORD Z10, Z5, Z5
+	SHRQ   $0x02, CX
+	ANDQ   $0x03, R13
+	LEAQ   (CX)(CX*4), CX
+	ADDQ   CX, R11
+	VPXORD Z11, Z6, Z6
+	ADCQ   $0x00, R12
+	ADCQ   $0x00, R13
+	MOVQ   24(SP), AX
+	VPADDD Z13, Z8, Z8
+	ADDQ   704(AX), R14
+	ADCQ   712(AX), R15
+	ADCQ   $0x01, SI
+	MOVQ   R14, DX
+	VPADDD Z14, Z9, Z9
+	MULXQ  48(SP), AX, BX
+	MULXQ  56(SP), R14, CX
+	MOVQ   R15, DX
+	MULXQ  72(SP), DI, R15
+	VPROLD $0x07, Z5, Z5
+	ADDQ   DI, AX
+	ADCQ   R15, BX
+	MULXQ  48(SP), DI, R15
+	ADDQ   DI, R14
+	VPROLD $0x07, Z6, Z6
+	ADCQ   R15, CX
+	MOVQ   SI, DI
+	IMULQ  72(SP), DI
+	VPXORD Z8, Z7, Z7
+	IMULQ  48(SP), SI
+	ADDQ   DI, R14
+	ADCQ   $0x00, CX
+	ADDQ   BX, R14
+	VPXORD Z9, Z4, Z4
+	ADCQ   SI, CX
+	MOVQ   R14, R15
+	MOVQ   AX, R14
+	MOVQ   CX, SI
+	VPROLD $0x07, Z7, Z7
+	SHRQ   $0x02, CX
+	ANDQ   $0x03, SI
+	LEAQ   (CX)(CX*4), CX
+	ADDQ   CX, R14
+	VPROLD $0x07, Z4, Z4
+	ADCQ   $0x00, R15
+	ADCQ   $0x00, SI
+	ADDQ   $0x20, 24(SP)
+	MOVQ   $0x00000009, 40(SP)
+
+mac_loop_rounds:
+	VPADDD Z4, Z0, Z0
+	MOVQ   24(SP), AX
+	ADDQ   (AX), R8
+	VPADDD Z5, Z1, Z1
+	ADCQ   8(AX), R9
+	ADCQ   $0x01, R10
+	VPXORD Z0, Z12, Z12
+	MOVQ   R8, DX
+	MULXQ  48(SP), AX, BX
+	VPXORD Z1, Z13, Z13
+	MULXQ  56(SP), R8, CX
+	MOVQ   R9, DX
+	VPADDD Z6, Z2, Z2
+	MULXQ  72(SP), DI, R9
+	ADDQ   DI, AX
+	VPADDD Z7, Z3, Z3
+	ADCQ   R9, BX
+	MULXQ  48(SP), DI, R9
+	VPROLD $0x10, Z12, Z12
+	ADDQ   DI, R8
+	ADCQ   R9, CX
+	VPROLD $0x10, Z13, Z13
+	MOVQ   R10, DI
+	IMULQ  72(SP), DI
+	VPXORD Z2, Z14, Z14
+	IMULQ  48(SP), R10
+	VPXORD Z3, Z15, Z15
+	ADDQ   DI, R8
+	ADCQ   $0x00, CX
+	VPADDD Z12, Z8, Z8
+	ADDQ   BX, R8
+	ADCQ   R10, CX
+	VPADDD Z13, Z9, Z9
+	MOVQ   R8, R9
+	MOVQ   AX, R8
+	VPROLD $0x10, Z14, Z14
+	MOVQ   CX, R10
+	SHRQ   $0x02, CX
+	VPROLD $0x10, Z15, Z15
+	ANDQ   $0x03, R10
+	LEAQ   (CX)(CX*4), CX
+	VPXORD Z8, Z4, Z4
+	ADDQ   CX, R8
+	ADCQ   $0x00, R9
+	VPXORD Z9, Z5, Z5
+	ADCQ   $0x00, R10
+	MOVQ   24(SP), AX
+	VPADDD Z14, Z10, Z10
+	ADDQ   352(AX), R11
+	ADCQ   360(AX), R12
+	VPADDD Z15, Z11, Z11
+	ADCQ   $0x01, R13
+	VPROLD $0x0c, Z4, Z4
+	MOVQ   R11, DX
+	MULXQ  48(SP), AX, BX
+	VPROLD $0x0c, Z5, Z5
+	MULXQ  56(SP), R11, CX
+	MOVQ   R12, DX
+	VPXORD Z10, Z6, Z6
+	MULXQ  72(SP), DI, R12
+	ADDQ   DI, AX
+	VPXORD Z11, Z7, Z7
+	ADCQ   R12, BX
+	MULXQ  48(SP), DI, R12
+	VPADDD Z4, Z0, Z0
+	ADDQ   DI, R11
+	ADCQ   R12, CX
+	VPADDD Z5, Z1, Z1
+	MOVQ   R13, DI
+	IMULQ  72(SP), DI
+	VPROLD $0x0c, Z6, Z6
+	IMULQ  48(SP), R13
+	ADDQ   DI, R11
+	VPROLD $0x0c, Z7, Z7
+	ADCQ   $0x00, CX
+	ADDQ   BX, R11
+	VPXORD Z0, Z12, Z12
+	ADCQ   R13, CX
+	VPXORD Z1, Z13, Z13
+	MOVQ   R11, R12
+	MOVQ   AX, R11
+	VPADDD Z6, Z2, Z2
+	MOVQ   CX, R13
+	SHRQ   $0x02, CX
+	VPADDD Z7, Z3, Z3
+	ANDQ   $0x03, R13
+	LEAQ   (CX)(CX*4), CX
+	VPROLD $0x08, Z12, Z12
+	ADDQ   CX, R11
+	ADCQ   $0x00, R12
+	VPROLD $0x08, Z13, Z13
+	ADCQ   $0x00, R13
+	MOVQ   24(SP), AX
+	VPXORD Z2, Z14, Z14
+	ADDQ   688(AX), R14
+	ADCQ   696(AX), R15
+	VPXORD Z3, Z15, Z15
+	ADCQ   $0x01, SI
+	MOVQ   R14, DX
+	VPADDD Z12, Z8, Z8
+	MULXQ  48(SP), AX, BX
+	VPADDD Z13, Z9, Z9
+	MULXQ  56(SP), R14, CX
+	MOVQ   R15, DX
+	VPROLD $0x08, Z14, Z14
+	MULXQ  72(SP), DI, R15
+	ADDQ   DI, AX
+	VPROLD $0x08, Z15, Z15
+	ADCQ   R15, BX
+	MULXQ  48(SP), DI, R15
+	VPXORD Z8, Z4, Z4
+	ADDQ   DI, R14
+	ADCQ   R15, CX
+	VPXORD Z9, Z5, Z5
+	MOVQ   SI, DI
+	IMULQ  72(SP), DI
+	VPADDD Z14, Z10, Z10
+	IMULQ  48(SP), SI
+	ADDQ   DI, R14
+	VPADDD Z15, Z11, Z11
+	ADCQ   $0x00, CX
+	ADDQ   BX, R14
+	VPROLD $0x07, Z4, Z4
+	ADCQ   SI, CX
+	MOVQ   R14, R15
+	VPROLD $0x07, Z5, Z5
+	MOVQ   AX, R14
+	VPXORD Z10, Z6, Z6
+	MOVQ   CX, SI
+	SHRQ   $0x02, CX
+	VPXORD Z11, Z7, Z7
+	ANDQ   $0x03, SI
+	LEAQ   (CX)(CX*4), CX
+	VPROLD $0x07, Z6, Z6
+	ADDQ   CX, R14
+	ADCQ   $0x00, R15
+	VPROLD $0x07, Z7, Z7
+	ADCQ   $0x00, SI
+	MOVQ   24(SP), AX
+	VPADDD Z5, Z0, Z0
+	ADDQ   16(AX), R8
+	ADCQ   24(AX), R9
+	VPADDD Z6, Z1, Z1
+	ADCQ   $0x01, R10
+	MOVQ   R8, DX
+	VPXORD Z0, Z15, Z15
+	MULXQ  48(SP), AX, BX
+	MULXQ  56(SP), R8, CX
+	VPXORD Z1, Z12, Z12
+	MOVQ   R9, DX
+	MULXQ  72(SP), DI, R9
+	VPADDD Z7, Z2, Z2
+	ADDQ   DI, AX
+	VPADDD Z4, Z3, Z3
+	ADCQ   R9, BX
+	MULXQ  48(SP), DI, R9
+	VPROLD $0x10, Z15, Z15
+	ADDQ   DI, R8
+	ADCQ   R9, CX
+	VPROLD $0x10, Z12, Z12
+	MOVQ   R10, DI
+	IMULQ  72(SP), DI
+	VPXORD Z2, Z13, Z13
+	IMULQ  48(SP), R10
+	ADDQ   DI, R8
+	VPXORD Z3, Z14, Z14
+	ADCQ   $0x00, CX
+	ADDQ   BX, R8
+	VPADDD Z15, Z10, Z10
+	ADCQ   R10, CX
+	MOVQ   R8, R9
+	VPADDD Z12, Z11, Z11
+	MOVQ   AX, R8
+	MOVQ   CX, R10
+	VPROLD $0x10, Z13, Z13
+	SHRQ   $0x02, CX
+	ANDQ   $0x03, R10
+	VPROLD $0x10, Z14, Z14
+	LEAQ   (CX)(CX*4), CX
+	VPXORD Z10, Z5, Z5
+	ADDQ   CX, R8
+	ADCQ   $0x00, R9
+	VPXORD Z11, Z6, Z6
+	ADCQ   $0x00, R10
+	MOVQ   24(SP), AX
+	VPADDD Z13, Z8, Z8
+	ADDQ   368(AX), R11
+	ADCQ   376(AX), R12
+	VPADDD Z14, Z9, Z9
+	ADCQ   $0x01, R13
+	MOVQ   R11, DX
+	VPROLD $0x0c, Z5, Z5
+	MULXQ  48(SP), AX, BX
+	MULXQ  56(SP), R11, CX
+	VPROLD $0x0c, Z6, Z6
+	MOVQ   R12, DX
+	MULXQ  72(SP), DI, R12
+	VPXORD Z8, Z7, Z7
+	ADDQ   DI, AX
+	ADCQ   R12, BX
+	VPXORD Z9, Z4, Z4
+	MULXQ  48(SP), DI, R12
+	VPADDD Z5, Z0, Z0
+	ADDQ   DI, R11
+	ADCQ   R12, CX
+	VPADDD Z6, Z1, Z1
+	MOVQ   R13, DI
+	IMULQ  72(SP), DI
+	VPROLD $0x0c, Z7, Z7
+	IMULQ  48(SP), R13
+	ADDQ   DI, R11
+	VPROLD $0x0c, Z4, Z4
+	ADCQ   $0x00, CX
+	ADDQ   BX, R11
+	VPXORD Z0, Z15, Z15
+	ADCQ   R13, CX
+	MOVQ   R11, R12
+	VPXORD Z1, Z12, Z12
+	MOVQ   AX, R11
+	MOVQ   CX, R13
+	VPADDD Z7, Z2, Z2
+	SHRQ   $0x02, CX
+	ANDQ   $0x03, R13
+	VPADDD Z4, Z3, Z3
+	LEAQ   (CX)(CX*4), CX
+	ADDQ   CX, R11
+	VPROLD $0x08, Z15, Z15
+	ADCQ   $0x00, R12
+	VPROLD $0x08, Z12, Z12
+	ADCQ   $0x00, R13
+	MOVQ   24(SP), AX
+	VPXORD Z2, Z13, Z13
+	ADDQ   704(AX), R14
+	ADCQ   712(AX), R15
+	VPXORD Z3, Z14, Z14
+	ADCQ   $0x01, SI
+	MOVQ   R14, DX
+	VPADDD Z15, Z10, Z10
+	MULXQ  48(SP), AX, BX
+	MULXQ  56(SP), R14, CX
+	VPADDD Z12, Z11, Z11
+	MOVQ   R15, DX
+	MULXQ  72(SP), DI, R15
+	VPROLD $0x08, Z13, Z13
+	ADDQ   DI, AX
+	ADCQ   R15, BX
+	VPROLD $0x08, Z14, Z14
+	MULXQ  48(SP), DI, R15
+	ADDQ   DI, R14
+	VPXORD Z10, Z5, Z5
+	ADCQ   R15, CX
+	MOVQ   SI, DI
+	VPXORD Z11, Z6, Z6
+	IMULQ  72(SP), DI
+	VPADDD Z13, Z8, Z8
+	IMULQ  48(SP), SI
+	ADDQ   DI, R14
+	VPADDD Z14, Z9, Z9
+	ADCQ   $0x00, CX
+	ADDQ   BX, R14
+	VPROLD $0x07, Z5, Z5
+	ADCQ   SI, CX
+	MOVQ   R14, R15
+	VPROLD $0x07, Z6, Z6
+	MOVQ   AX, R14
+	MOVQ   CX, SI
+	VPXORD Z8, Z7, Z7
+	SHRQ   $0x02, CX
+	ANDQ   $0x03, SI
+	VPXORD Z9, Z4, Z4
+	LEAQ   (CX)(CX*4), CX
+	ADDQ   CX, R14
+	VPROLD $0x07, Z7, Z7
+	ADCQ   $0x00, R15
+	ADCQ   $0x00, SI
+	VPROLD $0x07, Z4, Z4
+	ADDQ   $0x20, 24(SP)
+	DECQ   40(SP)
+	JNZ    mac_loop_rounds
+
+	// The last blocks of the chains (A: 2, B and C: 1), before any store.
+	MOVQ  24(SP), AX
+	ADDQ  (AX), R8
+	ADCQ  8(AX), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 48(SP), AX, BX
+	MULXQ 56(SP), R8, CX
+	MOVQ  R9, DX
+	MULXQ 72(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, BX
+	MULXQ 48(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, CX
+	MOVQ  R10, DI
+	IMULQ 72(SP), DI
+	IMULQ 48(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, CX
+	ADDQ  BX, R8
+	ADCQ  R10, CX
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  CX, R10
+	SHRQ  $0x02, CX
+	ANDQ  $0x03, R10
+	LEAQ  (CX)(CX*4), CX
+	ADDQ  CX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  24(SP), AX
+	ADDQ  352(AX), R11
+	ADCQ  360(AX), R12
+	ADCQ  $0x01, R13
+	MOVQ  R11, DX
+	MULXQ 48(SP), AX, BX
+	MULXQ 56(SP), R11, CX
+	MOVQ  R12, DX
+	MULXQ 72(SP), DI, R12
+	ADDQ  DI, AX
+	ADCQ  R12, BX
+	MULXQ 48(SP), DI, R12
+	ADDQ  DI, R11
+	ADCQ  R12, CX
+	MOVQ  R13, DI
+	IMULQ 72(SP), DI
+	IMULQ 48(SP), R13
+	ADDQ  DI, R11
+	ADCQ  $0x00, CX
+	ADDQ  BX, R11
+	ADCQ  R13, CX
+	MOVQ  R11, R12
+	MOVQ  AX, R11
+	MOVQ  CX, R13
+	SHRQ  $0x02, CX
+	ANDQ  $0x03, R13
+	LEAQ  (CX)(CX*4), CX
+	ADDQ  CX, R11
+	ADCQ  $0x00, R12
+	ADCQ  $0x00, R13
+	MOVQ  24(SP), AX
+	ADDQ  688(AX), R14
+	ADCQ  696(AX), R15
+	ADCQ  $0x01, SI
+	MOVQ  R14, DX
+	MULXQ 48(SP), AX, BX
+	MULXQ 56(SP), R14, CX
+	MOVQ  R15, DX
+	MULXQ 72(SP), DI, R15
+	ADDQ  DI, AX
+	ADCQ  R15, BX
+	MULXQ 48(SP), DI, R15
+	ADDQ  DI, R14
+	ADCQ  R15, CX
+	MOVQ  SI, DI
+	IMULQ 72(SP), DI
+	IMULQ 48(SP), SI
+	ADDQ  DI, R14
+	ADCQ  $0x00, CX
+	ADDQ  BX, R14
+	ADCQ  SI, CX
+	MOVQ  R14, R15
+	MOVQ  AX, R14
+	MOVQ  CX, SI
+	SHRQ  $0x02, CX
+	ANDQ  $0x03, SI
+	LEAQ  (CX)(CX*4), CX
+	ADDQ  CX, R14
+	ADCQ  $0x00, R15
+	ADCQ  $0x00, SI
+	MOVQ  24(SP), AX
+	ADDQ  16(AX), R8
+	ADCQ  24(AX), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 48(SP), AX, BX
+	MULXQ 56(SP), R8, CX
+	MOVQ  R9, DX
+	MULXQ 72(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, BX
+	MULXQ 48(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, CX
+	MOVQ  R10, DI
+	IMULQ 72(SP), DI
+	IMULQ 48(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, CX
+	ADDQ  BX, R8
+	ADCQ  R10, CX
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  CX, R10
+	SHRQ  $0x02, CX
+	ANDQ  $0x03, R10
+	LEAQ  (CX)(CX*4), CX
+	ADDQ  CX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x000002c0, 24(SP)
+	MOVQ  R14, 104(SP)
+	MOVQ  R15, 112(SP)
+	MOVQ  SI, 120(SP)
+
+	// Add the input state, transpose and store the batch; join the chains:
+	// h = (hA·r^21 + hB)·r^21 + hC.
+	MOVQ         (SP), AX
+	XORL         BX, BX
+	XORL         CX, CX
+	VPADDD.BCST  sigma<>+0(SB), Z0, Z0
+	MOVQ         R8, DX
+	VPADDD.BCST  sigma<>+4(SB), Z1, Z1
+	MULXQ        80(SP), R14, R15
+	VPADDD.BCST  sigma<>+8(SB), Z2, Z2
+	ADDQ         R14, R11
+	VPADDD.BCST  sigma<>+12(SB), Z3, Z3
+	ADCQ         R15, R12
+	VPADDD.BCST  (AX), Z4, Z4
+	ADCQ         $0x00, R13
+	VPADDD.BCST  4(AX), Z5, Z5
+	ADCQ         $0x00, BX
+	VPADDD.BCST  8(AX), Z6, Z6
+	ADCQ         $0x00, CX
+	VPADDD.BCST  12(AX), Z7, Z7
+	MULXQ        88(SP), R14, R15
+	VPADDD.BCST  16(AX), Z8, Z8
+	ADDQ         R14, R12
+	VPADDD.BCST  20(AX), Z9, Z9
+	ADCQ         R15, R13
+	VPADDD.BCST  24(AX), Z10, Z10
+	ADCQ         $0x00, BX
+	ADCQ         $0x00, CX
+	VPADDD.BCST  28(AX), Z11, Z11
+	MULXQ        96(SP), R14, R15
+	VPBROADCASTD 32(AX), Z16
+	ADDQ         R14, R13
+	VPADDD       iota16<>+0(SB), Z16, Z16
+	ADCQ         R15, BX
+	VPADDD       Z16, Z12, Z12
+	ADCQ         $0x00, CX
+	VPADDD.BCST  36(AX), Z13, Z13
+	MOVQ         R9, DX
+	VPADDD.BCST  40(AX), Z14, Z14
+	MULXQ        80(SP), R14, R15
+	VPADDD.BCST  44(AX), Z15, Z15
+	ADDQ         R14, R12
+	VPUNPCKLDQ   Z1, Z0, Z16
+	ADCQ         R15, R13
+	VPUNPCKHDQ   Z1, Z0, Z17
+	ADCQ         $0x00, BX
+	VPUNPCKLDQ   Z3, Z2, Z18
+	ADCQ         $0x00, CX
+	VPUNPCKHDQ   Z3, Z2, Z19
+	MULXQ        88(SP), R14, R15
+	VPUNPCKLQDQ  Z18, Z16, Z0
+	ADDQ         R14, R13
+	ADCQ         R15, BX
+	VPUNPCKHQDQ  Z18, Z16, Z1
+	ADCQ         $0x00, CX
+	VPUNPCKLQDQ  Z19, Z17, Z2
+	MULXQ        96(SP), R14, R15
+	VPUNPCKHQDQ  Z19, Z17, Z3
+	ADDQ         R14, BX
+	VPUNPCKLDQ   Z5, Z4, Z16
+	ADCQ         R15, CX
+	VPUNPCKHDQ   Z5, Z4, Z17
+	MOVQ         R10, DX
+	VPUNPCKLDQ   Z7, Z6, Z18
+	MULXQ        80(SP), R14, R15
+	VPUNPCKHDQ   Z7, Z6, Z19
+	ADDQ         R14, R13
+	VPUNPCKLQDQ  Z18, Z16, Z4
+	ADCQ         R15, BX
+	VPUNPCKHQDQ  Z18, Z16, Z5
+	ADCQ         $0x00, CX
+	VPUNPCKLQDQ  Z19, Z17, Z6
+	MULXQ        88(SP), R14, R15
+	VPUNPCKHQDQ  Z19, Z17, Z7
+	ADDQ         R14, BX
+	VPUNPCKLDQ   Z9, Z8, Z16
+	ADCQ         R15, CX
+	MULXQ        96(SP), R14, R15
+	VPUNPCKHDQ   Z9, Z8, Z17
+	ADDQ         R14, CX
+	VPUNPCKLDQ   Z11, Z10, Z18
+	MOVQ         R11, R8
+	VPUNPCKHDQ   Z11, Z10, Z19
+	MOVQ         R12, R9
+	VPUNPCKLQDQ  Z18, Z16, Z8
+	MOVQ         R13, R10
+	VPUNPCKHQDQ  Z18, Z16, Z9
+	ANDQ         $0x03, R10
+	VPUNPCKLQDQ  Z19, Z17, Z10
+	ANDQ         $-4, R13
+	VPUNPCKHQDQ  Z19, Z17, Z11
+	ADDQ         R13, R8
+	VPUNPCKLDQ   Z13, Z12, Z16
+	ADCQ         BX, R9
+	VPUNPCKHDQ   Z13, Z12, Z17
+	ADCQ         CX, R10
+	VPUNPCKLDQ   Z15, Z14, Z18
+	SHRQ         $0x02, BX, R13
+	VPUNPCKHDQ   Z15, Z14, Z19
+	SHRQ         $0x02, CX, BX
+	SHRQ         $0x02, CX
+	VPUNPCKLQDQ  Z18, Z16, Z12
+	ADDQ         R13, R8
+	VPUNPCKHQDQ  Z18, Z16, Z13
+	ADCQ         BX, R9
+	VPUNPCKLQDQ  Z19, Z17, Z14
+	ADCQ         CX, R10
+	VPUNPCKHQDQ  Z19, Z17, Z15
+	MOVQ         R10, R14
+	VSHUFI32X4   $0x44, Z4, Z0, Z16
+	SHRQ         $0x02, R14
+	VSHUFI32X4   $0xee, Z4, Z0, Z17
+	ANDQ         $0x03, R10
+	VSHUFI32X4   $0x44, Z12, Z8, Z18
+	LEAQ         (R14)(R14*4), R15
+	VSHUFI32X4   $0xee, Z12, Z8, Z19
+	ADDQ         R15, R8
+	VSHUFI32X4   $0x88, Z18, Z16, Z0
+	ADCQ         $0x00, R9
+	VSHUFI32X4   $0xdd, Z18, Z16, Z4
+	ADCQ         $0x00, R10
+	VSHUFI32X4   $0x88, Z19, Z17, Z8
+	MOVQ         104(SP), R11
+	VSHUFI32X4   $0xdd, Z19, Z17, Z12
+	MOVQ         112(SP), R12
+	MOVQ         120(SP), R13
+	VSHUFI32X4   $0x44, Z5, Z1, Z16
+	XORL         BX, BX
+	VSHUFI32X4   $0xee, Z5, Z1, Z17
+	XORL         CX, CX
+	VSHUFI32X4   $0x44, Z13, Z9, Z18
+	MOVQ         R8, DX
+	VSHUFI32X4   $0xee, Z13, Z9, Z19
+	MULXQ        80(SP), R14, R15
+	VSHUFI32X4   $0x88, Z18, Z16, Z1
+	ADDQ         R14, R11
+	VSHUFI32X4   $0xdd, Z18, Z16, Z5
+	ADCQ         R15, R12
+	VSHUFI32X4   $0x88, Z19, Z17, Z9
+	ADCQ         $0x00, R13
+	VSHUFI32X4   $0xdd, Z19, Z17, Z13
+	ADCQ         $0x00, BX
+	VSHUFI32X4   $0x44, Z6, Z2, Z16
+	ADCQ         $0x00, CX
+	VSHUFI32X4   $0xee, Z6, Z2, Z17
+	MULXQ        88(SP), R14, R15
+	VSHUFI32X4   $0x44, Z14, Z10, Z18
+	ADDQ         R14, R12
+	VSHUFI32X4   $0xee, Z14, Z10, Z19
+	ADCQ         R15, R13
+	ADCQ         $0x00, BX
+	VSHUFI32X4   $0x88, Z18, Z16, Z2
+	ADCQ         $0x00, CX
+	VSHUFI32X4   $0xdd, Z18, Z16, Z6
+	MULXQ        96(SP), R14, R15
+	VSHUFI32X4   $0x88, Z19, Z17, Z10
+	ADDQ         R14, R13
+	VSHUFI32X4   $0xdd, Z19, Z17, Z14
+	ADCQ         R15, BX
+	VSHUFI32X4   $0x44, Z7, Z3, Z16
+	ADCQ         $0x00, CX
+	VSHUFI32X4   $0xee, Z7, Z3, Z17
+	MOVQ         R9, DX
+	VSHUFI32X4   $0x44, Z15, Z11, Z18
+	MULXQ        80(SP), R14, R15
+	VSHUFI32X4   $0xee, Z15, Z11, Z19
+	ADDQ         R14, R12
+	VSHUFI32X4   $0x88, Z18, Z16, Z3
+	ADCQ         R15, R13
+	VSHUFI32X4   $0xdd, Z18, Z16, Z7
+	ADCQ         $0x00, BX
+	VSHUFI32X4   $0x88, Z19, Z17, Z11
+	ADCQ         $0x00, CX
+	MULXQ        88(SP), R14, R15
+	VSHUFI32X4   $0xdd, Z19, Z17, Z15
+	ADDQ         R14, R13
+	MOVQ         8(SP), SI
+	ADCQ         R15, BX
+	MOVQ         16(SP), DI
+	ADCQ         $0x00, CX
+	VPXORD       (SI), Z0, Z0
+	MULXQ        96(SP), R14, R15
+	VMOVDQU32    Z0, (DI)
+	ADDQ         R14, BX
+	VPXORD       64(SI), Z1, Z1
+	ADCQ         R15, CX
+	VMOVDQU32    Z1, 64(DI)
+	MOVQ         R10, DX
+	VPXORD       128(SI), Z2, Z2
+	MULXQ        80(SP), R14, R15
+	VMOVDQU32    Z2, 128(DI)
+	ADDQ         R14, R13
+	VPXORD       192(SI), Z3, Z3
+	ADCQ         R15, BX
+	VMOVDQU32    Z3, 192(DI)
+	ADCQ         $0x00, CX
+	VPXORD       256(SI), Z4, Z4
+	MULXQ        88(SP), R14, R15
+	ADDQ         R14, BX
+	VMOVDQU32    Z4, 256(DI)
+	ADCQ         R15, CX
+	VPXORD       320(SI), Z5, Z5
+	MULXQ        96(SP), R14, R15
+	VMOVDQU32    Z5, 320(DI)
+	ADDQ         R14, CX
+	VPXORD       384(SI), Z6, Z6
+	MOVQ         R11, R8
+	VMOVDQU32    Z6, 384(DI)
+	MOVQ         R12, R9
+	VPXORD       448(SI), Z7, Z7
+	MOVQ         R13, R10
+	VMOVDQU32    Z7, 448(DI)
+	ANDQ         $0x03, R10
+	VPXORD       512(SI), Z8, Z8
+	ANDQ         $-4, R13
+	VMOVDQU32    Z8, 512(DI)
+	ADDQ         R13, R8
+	VPXORD       576(SI), Z9, Z9
+	ADCQ         BX, R9
+	VMOVDQU32    Z9, 576(DI)
+	ADCQ         CX, R10
+	VPXORD       640(SI), Z10, Z10
+	SHRQ         $0x02, BX, R13
+	SHRQ         $0x02, CX, BX
+	VMOVDQU32    Z10, 640(DI)
+	SHRQ         $0x02, CX
+	VPXORD       704(SI), Z11, Z11
+	ADDQ         R13, R8
+	VMOVDQU32    Z11, 704(DI)
+	ADCQ         BX, R9
+	VPXORD       768(SI), Z12, Z12
+	ADCQ         CX, R10
+	VMOVDQU32    Z12, 768(DI)
+	MOVQ         R10, R14
+	VPXORD       832(SI), Z13, Z13
+	SHRQ         $0x02, R14
+	VMOVDQU32    Z13, 832(DI)
+	ANDQ         $0x03, R10
+	VPXORD       896(SI), Z14, Z14
+	LEAQ         (R14)(R14*4), R15
+	VMOVDQU32    Z14, 896(DI)
+	ADDQ         R15, R8
+	VPXORD       960(SI), Z15, Z15
+	ADCQ         $0x00, R9
+	VMOVDQU32    Z15, 960(DI)
+	ADCQ         $0x00, R10
+	ADDQ         $0x00000400, SI
+	ADDQ         $0x00000400, DI
+	MOVQ         SI, 8(SP)
+	MOVQ         DI, 16(SP)
+	ADDL         $0x10, 32(AX)
+	DECQ         32(SP)
+	JNZ          mac_loop
+
+mac_done:
+	MOVQ h+88(FP), AX
+	MOVQ R8, (AX)
+	MOVQ R9, 8(AX)
+	MOVQ R10, 16(AX)
+
+	// Wipe r, s1, r^21 and chain C (key-derived) from the frame.
+	XORL AX, AX
+	MOVQ AX, 48(SP)
+	MOVQ AX, 56(SP)
+	MOVQ AX, 72(SP)
+	MOVQ AX, 80(SP)
+	MOVQ AX, 88(SP)
+	MOVQ AX, 96(SP)
+	MOVQ AX, 104(SP)
+	MOVQ AX, 112(SP)
+	MOVQ AX, 120(SP)
+	VZEROUPPER
+
+mac_ret:
+	RET
+
+// func xorMACAVX2(s *[12]uint32, dst []byte, src []byte, mac []byte, skip int, h *[3]uint64, r *[2]uint64)
+// Requires: AVX, AVX2, BMI2
+TEXT ·xorMACAVX2(SB), $896-104
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x09, CX
+	JZ   mac2_ret
+	MOVQ CX, 832(SP)
+	MOVQ dst_base+8(FP), DI
+	MOVQ DI, 816(SP)
+	MOVQ src_base+32(FP), SI
+	MOVQ SI, 808(SP)
+	MOVQ mac_base+56(FP), DX
+	MOVQ DX, 824(SP)
+	MOVQ r+96(FP), AX
+	MOVQ (AX), BX
+	MOVQ BX, 840(SP)
+	MOVQ BX, 872(SP)
+	MOVQ 8(AX), CX
+	MOVQ CX, 848(SP)
+	MOVQ CX, 880(SP)
+	MOVQ $0x00000000, 856(SP)
+	MOVQ $0x00000000, 888(SP)
+	MOVQ CX, DX
+	SHRQ $0x02, DX
+	ADDQ CX, DX
+	MOVQ DX, 864(SP)
+
+	// Align the vector frame and broadcast the input state into it.
+	MOVQ         s+0(FP), AX
+	MOVQ         AX, 800(SP)
+	LEAQ         (SP), BX
+	ADDQ         $0x0000001f, BX
+	ANDQ         $-32, BX
+	VPBROADCASTD sigma<>+0(SB), Y0
+	VMOVDQU      Y0, (BX)
+	VPBROADCASTD sigma<>+4(SB), Y0
+	VMOVDQU      Y0, 32(BX)
+	VPBROADCASTD sigma<>+8(SB), Y0
+	VMOVDQU      Y0, 64(BX)
+	VPBROADCASTD sigma<>+12(SB), Y0
+	VMOVDQU      Y0, 96(BX)
+	VPBROADCASTD (AX), Y0
+	VMOVDQU      Y0, 128(BX)
+	VPBROADCASTD 4(AX), Y0
+	VMOVDQU      Y0, 160(BX)
+	VPBROADCASTD 8(AX), Y0
+	VMOVDQU      Y0, 192(BX)
+	VPBROADCASTD 12(AX), Y0
+	VMOVDQU      Y0, 224(BX)
+	VPBROADCASTD 16(AX), Y0
+	VMOVDQU      Y0, 256(BX)
+	VPBROADCASTD 20(AX), Y0
+	VMOVDQU      Y0, 288(BX)
+	VPBROADCASTD 24(AX), Y0
+	VMOVDQU      Y0, 320(BX)
+	VPBROADCASTD 28(AX), Y0
+	VMOVDQU      Y0, 352(BX)
+	VPBROADCASTD 36(AX), Y0
+	VMOVDQU      Y0, 416(BX)
+	VPBROADCASTD 40(AX), Y0
+	VMOVDQU      Y0, 448(BX)
+	VPBROADCASTD 44(AX), Y0
+	VMOVDQU      Y0, 480(BX)
+	MOVQ         skip+80(FP), CX
+	TESTQ        CX, CX
+	JNZ          mac2_first
+
+	// Open: r^16 first.
+	MOVQ  872(SP), R8
+	XORL  R11, R11
+	MOVQ  880(SP), R9
+	XORL  R12, R12
+	MOVQ  888(SP), R10
+	XORL  R13, R13
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  R8, 872(SP)
+	MOVQ  R9, 880(SP)
+	MOVQ  R10, 888(SP)
+	MOVQ  872(SP), R8
+	XORL  R11, R11
+	MOVQ  880(SP), R9
+	XORL  R12, R12
+	MOVQ  888(SP), R10
+	XORL  R13, R13
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  R8, 872(SP)
+	MOVQ  R9, 880(SP)
+	MOVQ  R10, 888(SP)
+	MOVQ  872(SP), R8
+	XORL  R11, R11
+	MOVQ  880(SP), R9
+	XORL  R12, R12
+	MOVQ  888(SP), R10
+	XORL  R13, R13
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  R8, 872(SP)
+	MOVQ  R9, 880(SP)
+	MOVQ  R10, 888(SP)
+	MOVQ  872(SP), R8
+	XORL  R11, R11
+	MOVQ  880(SP), R9
+	XORL  R12, R12
+	MOVQ  888(SP), R10
+	XORL  R13, R13
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  R8, 872(SP)
+	MOVQ  R9, 880(SP)
+	MOVQ  R10, 888(SP)
+	MOVQ  h+88(FP), AX
+	MOVQ  (AX), R8
+	MOVQ  8(AX), R9
+	MOVQ  16(AX), R10
+	JMP   mac2_loop
+
+	// Seal: the first KiB's ciphertext is MACed during the next one; the
+	// integer units compute r^16 during the first batch.
+mac2_first:
+	// Counters s.Counter+0 ... s.Counter+7, one per lane.
+	MOVQ         800(SP), AX
+	VPBROADCASTD 32(AX), Y12
+	VPADDD       iota16<>+0(SB), Y12, Y12
+	VMOVDQU      Y12, 384(BX)
+	VMOVDQU      (BX), Y0
+	VMOVDQU      32(BX), Y1
+	VMOVDQU      64(BX), Y2
+	VMOVDQU      96(BX), Y3
+	VMOVDQU      128(BX), Y4
+	VMOVDQU      160(BX), Y5
+	VMOVDQU      192(BX), Y6
+	VMOVDQU      224(BX), Y7
+	VMOVDQU      256(BX), Y8
+	VMOVDQU      288(BX), Y9
+	VMOVDQU      320(BX), Y10
+	VMOVDQU      Y10, 576(BX)
+	VMOVDQU      352(BX), Y11
+	VMOVDQU      Y11, 608(BX)
+	VMOVDQU      416(BX), Y13
+	VMOVDQU      448(BX), Y14
+	VMOVDQU      480(BX), Y15
+
+	// Ten double rounds, unrolled, with r^16 computed in between.
+	VPADDD  Y4, Y0, Y0
+	MOVQ    872(SP), R8
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	XORL    R11, R11
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	MOVQ    880(SP), R9
+	VPSLLD  $0x0c, Y4, Y10
+	VPSLLD  $0x0c, Y5, Y11
+	VPSRLD  $0x14, Y4, Y4
+	VPSRLD  $0x14, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	XORL    R12, R12
+	VPXOR   Y11, Y5, Y5
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	MOVQ    888(SP), R10
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	XORL    R13, R13
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $0x07, Y5, Y11
+	VPSRLD  $0x19, Y4, Y4
+	XORL    CX, CX
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	VMOVDQU Y8, 512(BX)
+	VMOVDQU Y9, 544(BX)
+	XORL    R14, R14
+	VMOVDQU 576(BX), Y8
+	VMOVDQU 608(BX), Y9
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	MOVQ    R8, DX
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	MULXQ   872(SP), R15, AX
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x0c, Y6, Y10
+	VPSLLD  $0x0c, Y7, Y11
+	ADDQ    R15, R11
+	VPSRLD  $0x14, Y6, Y6
+	VPSRLD  $0x14, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y6, Y2, Y2
+	ADCQ    AX, R12
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	ADCQ    $0x00, R13
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x07, Y6, Y10
+	ADCQ    $0x00, CX
+	VPSLLD  $0x07, Y7, Y11
+	VPSRLD  $0x19, Y6, Y6
+	VPSRLD  $0x19, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	ADCQ    $0x00, R14
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	MULXQ   880(SP), R15, AX
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	ADDQ    R15, R12
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x0c, Y5, Y10
+	VPSLLD  $0x0c, Y6, Y11
+	VPSRLD  $0x14, Y5, Y5
+	VPSRLD  $0x14, Y6, Y6
+	ADCQ    AX, R13
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	ADCQ    $0x00, CX
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	ADCQ    $0x00, R14
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $0x07, Y6, Y11
+	MULXQ   888(SP), R15, AX
+	VPSRLD  $0x19, Y5, Y5
+	VPSRLD  $0x19, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	VMOVDQU Y8, 576(BX)
+	ADDQ    R15, R13
+	VMOVDQU Y9, 608(BX)
+	VMOVDQU 512(BX), Y8
+	VMOVDQU 544(BX), Y9
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	ADCQ    AX, CX
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	ADCQ    $0x00, R14
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x0c, Y7, Y10
+	MOVQ    R9, DX
+	VPSLLD  $0x0c, Y4, Y11
+	VPSRLD  $0x14, Y7, Y7
+	VPSRLD  $0x14, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	MULXQ   872(SP), R15, AX
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	ADDQ    R15, R12
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	ADCQ    AX, R13
+	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $0x07, Y4, Y11
+	VPSRLD  $0x19, Y7, Y7
+	VPSRLD  $0x19, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	ADCQ    $0x00, CX
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	ADCQ    $0x00, R14
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	MULXQ   880(SP), R15, AX
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x0c, Y4, Y10
+	VPSLLD  $0x0c, Y5, Y11
+	VPSRLD  $0x14, Y4, Y4
+	ADDQ    R15, R13
+	VPSRLD  $0x14, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	ADCQ    AX, CX
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	ADCQ    $0x00, R14
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x07, Y4, Y10
+	MULXQ   888(SP), R15, AX
+	VPSLLD  $0x07, Y5, Y11
+	VPSRLD  $0x19, Y4, Y4
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	ADDQ    R15, CX
+	VMOVDQU Y8, 512(BX)
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y8
+	VMOVDQU 608(BX), Y9
+	VPADDD  Y6, Y2, Y2
+	ADCQ    AX, R14
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	MOVQ    R10, DX
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	MULXQ   872(SP), R15, AX
+	VPSLLD  $0x0c, Y6, Y10
+	VPSLLD  $0x0c, Y7, Y11
+	VPSRLD  $0x14, Y6, Y6
+	VPSRLD  $0x14, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	ADDQ    R15, R13
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	ADCQ    AX, CX
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	ADCQ    $0x00, R14
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $0x07, Y7, Y11
+	VPSRLD  $0x19, Y6, Y6
+	VPSRLD  $0x19, Y7, Y7
+	MULXQ   880(SP), R15, AX
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	ADDQ    R15, CX
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	ADCQ    AX, R14
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x0c, Y5, Y10
+	VPSLLD  $0x0c, Y6, Y11
+	MULXQ   888(SP), R15, AX
+	VPSRLD  $0x14, Y5, Y5
+	VPSRLD  $0x14, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	VPADDD  Y5, Y0, Y0
+	ADDQ    R15, R14
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	MOVQ    R11, R8
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	MOVQ    R12, R9
+	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $0x07, Y6, Y11
+	VPSRLD  $0x19, Y5, Y5
+	VPSRLD  $0x19, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	MOVQ    R13, R10
+	VPXOR   Y11, Y6, Y6
+	VMOVDQU Y8, 576(BX)
+	VMOVDQU Y9, 608(BX)
+	VMOVDQU 512(BX), Y8
+	VMOVDQU 544(BX), Y9
+	ANDQ    $0x03, R10
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	ANDQ    $-4, R13
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	ADDQ    R13, R8
+	VPSLLD  $0x0c, Y7, Y10
+	VPSLLD  $0x0c, Y4, Y11
+	VPSRLD  $0x14, Y7, Y7
+	VPSRLD  $0x14, Y4, Y4
+	ADCQ    CX, R9
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	ADCQ    R14, R10
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	SHRQ    $0x02, CX, R13
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $0x07, Y4, Y11
+	VPSRLD  $0x19, Y7, Y7
+	SHRQ    $0x02, R14, CX
+	VPSRLD  $0x19, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y4, Y0, Y0
+	SHRQ    $0x02, R14
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	ADDQ    R13, R8
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x0c, Y4, Y10
+	ADCQ    CX, R9
+	VPSLLD  $0x0c, Y5, Y11
+	VPSRLD  $0x14, Y4, Y4
+	VPSRLD  $0x14, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	ADCQ    R14, R10
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	MOVQ    R10, R15
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	SHRQ    $0x02, R15
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $0x07, Y5, Y11
+	VPSRLD  $0x19, Y4, Y4
+	VPSRLD  $0x19, Y5, Y5
+	ANDQ    $0x03, R10
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	VMOVDQU Y8, 512(BX)
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y8
+	LEAQ    (R15)(R15*4), AX
+	VMOVDQU 608(BX), Y9
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	ADDQ    AX, R8
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	ADCQ    $0x00, R9
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x0c, Y6, Y10
+	VPSLLD  $0x0c, Y7, Y11
+	VPSRLD  $0x14, Y6, Y6
+	ADCQ    $0x00, R10
+	VPSRLD  $0x14, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	MOVQ    R8, 872(SP)
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	MOVQ    R9, 880(SP)
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $0x07, Y7, Y11
+	MOVQ    R10, 888(SP)
+	VPSRLD  $0x19, Y6, Y6
+	VPSRLD  $0x19, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y5, Y0, Y0
+	MOVQ    872(SP), R8
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	XORL    R11, R11
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	MOVQ    880(SP), R9
+	VPSLLD  $0x0c, Y5, Y10
+	VPSLLD  $0x0c, Y6, Y11
+	VPSRLD  $0x14, Y5, Y5
+	VPSRLD  $0x14, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	XORL    R12, R12
+	VPXOR   Y11, Y6, Y6
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	MOVQ    888(SP), R10
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	XORL    R13, R13
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $0x07, Y6, Y11
+	VPSRLD  $0x19, Y5, Y5
+	XORL    CX, CX
+	VPSRLD  $0x19, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	VMOVDQU Y8, 576(BX)
+	VMOVDQU Y9, 608(BX)
+	XORL    R14, R14
+	VMOVDQU 512(BX), Y8
+	VMOVDQU 544(BX), Y9
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	MOVQ    R8, DX
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	MULXQ   872(SP), R15, AX
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x0c, Y7, Y10
+	VPSLLD  $0x0c, Y4, Y11
+	ADDQ    R15, R11
+	VPSRLD  $0x14, Y7, Y7
+	VPSRLD  $0x14, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y7, Y2, Y2
+	ADCQ    AX, R12
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	ADCQ    $0x00, R13
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x07, Y7, Y10
+	ADCQ    $0x00, CX
+	VPSLLD  $0x07, Y4, Y11
+	VPSRLD  $0x19, Y7, Y7
+	VPSRLD  $0x19, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	ADCQ    $0x00, R14
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	MULXQ   880(SP), R15, AX
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	ADDQ    R15, R12
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x0c, Y4, Y10
+	VPSLLD  $0x0c, Y5, Y11
+	VPSRLD  $0x14, Y4, Y4
+	VPSRLD  $0x14, Y5, Y5
+	ADCQ    AX, R13
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	ADCQ    $0x00, CX
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	ADCQ    $0x00, R14
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $0x07, Y5, Y11
+	MULXQ   888(SP), R15, AX
+	VPSRLD  $0x19, Y4, Y4
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	VMOVDQU Y8, 512(BX)
+	ADDQ    R15, R13
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y8
+	VMOVDQU 608(BX), Y9
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	ADCQ    AX, CX
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	ADCQ    $0x00, R14
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x0c, Y6, Y10
+	MOVQ    R9, DX
+	VPSLLD  $0x0c, Y7, Y11
+	VPSRLD  $0x14, Y6, Y6
+	VPSRLD  $0x14, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	MULXQ   872(SP), R15, AX
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	ADDQ    R15, R12
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	ADCQ    AX, R13
+	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $0x07, Y7, Y11
+	VPSRLD  $0x19, Y6, Y6
+	VPSRLD  $0x19, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	ADCQ    $0x00, CX
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	ADCQ    $0x00, R14
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	MULXQ   880(SP), R15, AX
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x0c, Y5, Y10
+	VPSLLD  $0x0c, Y6, Y11
+	VPSRLD  $0x14, Y5, Y5
+	ADDQ    R15, R13
+	VPSRLD  $0x14, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	ADCQ    AX, CX
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	ADCQ    $0x00, R14
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x07, Y5, Y10
+	MULXQ   888(SP), R15, AX
+	VPSLLD  $0x07, Y6, Y11
+	VPSRLD  $0x19, Y5, Y5
+	VPSRLD  $0x19, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	ADDQ    R15, CX
+	VMOVDQU Y8, 576(BX)
+	VMOVDQU Y9, 608(BX)
+	VMOVDQU 512(BX), Y8
+	VMOVDQU 544(BX), Y9
+	VPADDD  Y7, Y2, Y2
+	ADCQ    AX, R14
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	MOVQ    R10, DX
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	MULXQ   872(SP), R15, AX
+	VPSLLD  $0x0c, Y7, Y10
+	VPSLLD  $0x0c, Y4, Y11
+	VPSRLD  $0x14, Y7, Y7
+	VPSRLD  $0x14, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	ADDQ    R15, R13
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	ADCQ    AX, CX
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	ADCQ    $0x00, R14
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $0x07, Y4, Y11
+	VPSRLD  $0x19, Y7, Y7
+	VPSRLD  $0x19, Y4, Y4
+	MULXQ   880(SP), R15, AX
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	ADDQ    R15, CX
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	ADCQ    AX, R14
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x0c, Y4, Y10
+	VPSLLD  $0x0c, Y5, Y11
+	MULXQ   888(SP), R15, AX
+	VPSRLD  $0x14, Y4, Y4
+	VPSRLD  $0x14, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	VPADDD  Y4, Y0, Y0
+	ADDQ    R15, R14
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	MOVQ    R11, R8
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	MOVQ    R12, R9
+	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $0x07, Y5, Y11
+	VPSRLD  $0x19, Y4, Y4
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	MOVQ    R13, R10
+	VPXOR   Y11, Y5, Y5
+	VMOVDQU Y8, 512(BX)
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y8
+	VMOVDQU 608(BX), Y9
+	ANDQ    $0x03, R10
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	ANDQ    $-4, R13
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	ADDQ    R13, R8
+	VPSLLD  $0x0c, Y6, Y10
+	VPSLLD  $0x0c, Y7, Y11
+	VPSRLD  $0x14, Y6, Y6
+	VPSRLD  $0x14, Y7, Y7
+	ADCQ    CX, R9
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	ADCQ    R14, R10
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	SHRQ    $0x02, CX, R13
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $0x07, Y7, Y11
+	VPSRLD  $0x19, Y6, Y6
+	SHRQ    $0x02, R14, CX
+	VPSRLD  $0x19, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y5, Y0, Y0
+	SHRQ    $0x02, R14
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	ADDQ    R13, R8
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x0c, Y5, Y10
+	ADCQ    CX, R9
+	VPSLLD  $0x0c, Y6, Y11
+	VPSRLD  $0x14, Y5, Y5
+	VPSRLD  $0x14, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	ADCQ    R14, R10
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	MOVQ    R10, R15
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	SHRQ    $0x02, R15
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $0x07, Y6, Y11
+	VPSRLD  $0x19, Y5, Y5
+	VPSRLD  $0x19, Y6, Y6
+	ANDQ    $0x03, R10
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	VMOVDQU Y8, 576(BX)
+	VMOVDQU Y9, 608(BX)
+	VMOVDQU 512(BX), Y8
+	LEAQ    (R15)(R15*4), AX
+	VMOVDQU 544(BX), Y9
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	ADDQ    AX, R8
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	ADCQ    $0x00, R9
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x0c, Y7, Y10
+	VPSLLD  $0x0c, Y4, Y11
+	VPSRLD  $0x14, Y7, Y7
+	ADCQ    $0x00, R10
+	VPSRLD  $0x14, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	MOVQ    R8, 872(SP)
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	MOVQ    R9, 880(SP)
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $0x07, Y4, Y11
+	MOVQ    R10, 888(SP)
+	VPSRLD  $0x19, Y7, Y7
+	VPSRLD  $0x19, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y4, Y0, Y0
+	MOVQ    872(SP), R8
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	XORL    R11, R11
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	MOVQ    880(SP), R9
+	VPSLLD  $0x0c, Y4, Y10
+	VPSLLD  $0x0c, Y5, Y11
+	VPSRLD  $0x14, Y4, Y4
+	VPSRLD  $0x14, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	XORL    R12, R12
+	VPXOR   Y11, Y5, Y5
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	MOVQ    888(SP), R10
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	XORL    R13, R13
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $0x07, Y5, Y11
+	VPSRLD  $0x19, Y4, Y4
+	XORL    CX, CX
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	VMOVDQU Y8, 512(BX)
+	VMOVDQU Y9, 544(BX)
+	XORL    R14, R14
+	VMOVDQU 576(BX), Y8
+	VMOVDQU 608(BX), Y9
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	MOVQ    R8, DX
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	MULXQ   872(SP), R15, AX
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x0c, Y6, Y10
+	VPSLLD  $0x0c, Y7, Y11
+	ADDQ    R15, R11
+	VPSRLD  $0x14, Y6, Y6
+	VPSRLD  $0x14, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y6, Y2, Y2
+	ADCQ    AX, R12
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	ADCQ    $0x00, R13
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x07, Y6, Y10
+	ADCQ    $0x00, CX
+	VPSLLD  $0x07, Y7, Y11
+	VPSRLD  $0x19, Y6, Y6
+	VPSRLD  $0x19, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	ADCQ    $0x00, R14
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	MULXQ   880(SP), R15, AX
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	ADDQ    R15, R12
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x0c, Y5, Y10
+	VPSLLD  $0x0c, Y6, Y11
+	VPSRLD  $0x14, Y5, Y5
+	VPSRLD  $0x14, Y6, Y6
+	ADCQ    AX, R13
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	ADCQ    $0x00, CX
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	ADCQ    $0x00, R14
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $0x07, Y6, Y11
+	MULXQ   888(SP), R15, AX
+	VPSRLD  $0x19, Y5, Y5
+	VPSRLD  $0x19, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	VMOVDQU Y8, 576(BX)
+	ADDQ    R15, R13
+	VMOVDQU Y9, 608(BX)
+	VMOVDQU 512(BX), Y8
+	VMOVDQU 544(BX), Y9
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	ADCQ    AX, CX
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	ADCQ    $0x00, R14
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x0c, Y7, Y10
+	MOVQ    R9, DX
+	VPSLLD  $0x0c, Y4, Y11
+	VPSRLD  $0x14, Y7, Y7
+	VPSRLD  $0x14, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	MULXQ   872(SP), R15, AX
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	ADDQ    R15, R12
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	ADCQ    AX, R13
+	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $0x07, Y4, Y11
+	VPSRLD  $0x19, Y7, Y7
+	VPSRLD  $0x19, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	ADCQ    $0x00, CX
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	ADCQ    $0x00, R14
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	MULXQ   880(SP), R15, AX
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x0c, Y4, Y10
+	VPSLLD  $0x0c, Y5, Y11
+	VPSRLD  $0x14, Y4, Y4
+	ADDQ    R15, R13
+	VPSRLD  $0x14, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	ADCQ    AX, CX
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	ADCQ    $0x00, R14
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x07, Y4, Y10
+	MULXQ   888(SP), R15, AX
+	VPSLLD  $0x07, Y5, Y11
+	VPSRLD  $0x19, Y4, Y4
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	ADDQ    R15, CX
+	VMOVDQU Y8, 512(BX)
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y8
+	VMOVDQU 608(BX), Y9
+	VPADDD  Y6, Y2, Y2
+	ADCQ    AX, R14
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	MOVQ    R10, DX
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	MULXQ   872(SP), R15, AX
+	VPSLLD  $0x0c, Y6, Y10
+	VPSLLD  $0x0c, Y7, Y11
+	VPSRLD  $0x14, Y6, Y6
+	VPSRLD  $0x14, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	ADDQ    R15, R13
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	ADCQ    AX, CX
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	ADCQ    $0x00, R14
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $0x07, Y7, Y11
+	VPSRLD  $0x19, Y6, Y6
+	VPSRLD  $0x19, Y7, Y7
+	MULXQ   880(SP), R15, AX
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	ADDQ    R15, CX
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	ADCQ    AX, R14
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x0c, Y5, Y10
+	VPSLLD  $0x0c, Y6, Y11
+	MULXQ   888(SP), R15, AX
+	VPSRLD  $0x14, Y5, Y5
+	VPSRLD  $0x14, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	VPADDD  Y5, Y0, Y0
+	ADDQ    R15, R14
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	MOVQ    R11, R8
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	MOVQ    R12, R9
+	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $0x07, Y6, Y11
+	VPSRLD  $0x19, Y5, Y5
+	VPSRLD  $0x19, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	MOVQ    R13, R10
+	VPXOR   Y11, Y6, Y6
+	VMOVDQU Y8, 576(BX)
+	VMOVDQU Y9, 608(BX)
+	VMOVDQU 512(BX), Y8
+	VMOVDQU 544(BX), Y9
+	ANDQ    $0x03, R10
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	ANDQ    $-4, R13
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	ADDQ    R13, R8
+	VPSLLD  $0x0c, Y7, Y10
+	VPSLLD  $0x0c, Y4, Y11
+	VPSRLD  $0x14, Y7, Y7
+	VPSRLD  $0x14, Y4, Y4
+	ADCQ    CX, R9
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	ADCQ    R14, R10
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	SHRQ    $0x02, CX, R13
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $0x07, Y4, Y11
+	VPSRLD  $0x19, Y7, Y7
+	SHRQ    $0x02, R14, CX
+	VPSRLD  $0x19, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y4, Y0, Y0
+	SHRQ    $0x02, R14
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	ADDQ    R13, R8
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x0c, Y4, Y10
+	ADCQ    CX, R9
+	VPSLLD  $0x0c, Y5, Y11
+	VPSRLD  $0x14, Y4, Y4
+	VPSRLD  $0x14, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	ADCQ    R14, R10
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	MOVQ    R10, R15
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	SHRQ    $0x02, R15
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $0x07, Y5, Y11
+	VPSRLD  $0x19, Y4, Y4
+	VPSRLD  $0x19, Y5, Y5
+	ANDQ    $0x03, R10
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	VMOVDQU Y8, 512(BX)
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y8
+	LEAQ    (R15)(R15*4), AX
+	VMOVDQU 608(BX), Y9
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	ADDQ    AX, R8
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	ADCQ    $0x00, R9
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x0c, Y6, Y10
+	VPSLLD  $0x0c, Y7, Y11
+	VPSRLD  $0x14, Y6, Y6
+	ADCQ    $0x00, R10
+	VPSRLD  $0x14, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	MOVQ    R8, 872(SP)
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	MOVQ    R9, 880(SP)
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $0x07, Y7, Y11
+	MOVQ    R10, 888(SP)
+	VPSRLD  $0x19, Y6, Y6
+	VPSRLD  $0x19, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y5, Y0, Y0
+	MOVQ    872(SP), R8
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	XORL    R11, R11
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	MOVQ    880(SP), R9
+	VPSLLD  $0x0c, Y5, Y10
+	VPSLLD  $0x0c, Y6, Y11
+	VPSRLD  $0x14, Y5, Y5
+	VPSRLD  $0x14, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	XORL    R12, R12
+	VPXOR   Y11, Y6, Y6
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	MOVQ    888(SP), R10
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	XORL    R13, R13
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $0x07, Y6, Y11
+	VPSRLD  $0x19, Y5, Y5
+	XORL    CX, CX
+	VPSRLD  $0x19, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	VMOVDQU Y8, 576(BX)
+	VMOVDQU Y9, 608(BX)
+	XORL    R14, R14
+	VMOVDQU 512(BX), Y8
+	VMOVDQU 544(BX), Y9
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	MOVQ    R8, DX
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	MULXQ   872(SP), R15, AX
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x0c, Y7, Y10
+	VPSLLD  $0x0c, Y4, Y11
+	ADDQ    R15, R11
+	VPSRLD  $0x14, Y7, Y7
+	VPSRLD  $0x14, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y7, Y2, Y2
+	ADCQ    AX, R12
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	ADCQ    $0x00, R13
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x07, Y7, Y10
+	ADCQ    $0x00, CX
+	VPSLLD  $0x07, Y4, Y11
+	VPSRLD  $0x19, Y7, Y7
+	VPSRLD  $0x19, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	ADCQ    $0x00, R14
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	MULXQ   880(SP), R15, AX
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	ADDQ    R15, R12
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x0c, Y4, Y10
+	VPSLLD  $0x0c, Y5, Y11
+	VPSRLD  $0x14, Y4, Y4
+	VPSRLD  $0x14, Y5, Y5
+	ADCQ    AX, R13
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	ADCQ    $0x00, CX
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	ADCQ    $0x00, R14
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $0x07, Y5, Y11
+	MULXQ   888(SP), R15, AX
+	VPSRLD  $0x19, Y4, Y4
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	VMOVDQU Y8, 512(BX)
+	ADDQ    R15, R13
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y8
+	VMOVDQU 608(BX), Y9
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	ADCQ    AX, CX
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	ADCQ    $0x00, R14
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x0c, Y6, Y10
+	MOVQ    R9, DX
+	VPSLLD  $0x0c, Y7, Y11
+	VPSRLD  $0x14, Y6, Y6
+	VPSRLD  $0x14, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	MULXQ   872(SP), R15, AX
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	ADDQ    R15, R12
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	ADCQ    AX, R13
+	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $0x07, Y7, Y11
+	VPSRLD  $0x19, Y6, Y6
+	VPSRLD  $0x19, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	ADCQ    $0x00, CX
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	ADCQ    $0x00, R14
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	MULXQ   880(SP), R15, AX
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x0c, Y5, Y10
+	VPSLLD  $0x0c, Y6, Y11
+	VPSRLD  $0x14, Y5, Y5
+	ADDQ    R15, R13
+	VPSRLD  $0x14, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	ADCQ    AX, CX
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	ADCQ    $0x00, R14
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x07, Y5, Y10
+	MULXQ   888(SP), R15, AX
+	VPSLLD  $0x07, Y6, Y11
+	VPSRLD  $0x19, Y5, Y5
+	VPSRLD  $0x19, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	ADDQ    R15, CX
+	VMOVDQU Y8, 576(BX)
+	VMOVDQU Y9, 608(BX)
+	VMOVDQU 512(BX), Y8
+	VMOVDQU 544(BX), Y9
+	VPADDD  Y7, Y2, Y2
+	ADCQ    AX, R14
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	MOVQ    R10, DX
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	MULXQ   872(SP), R15, AX
+	VPSLLD  $0x0c, Y7, Y10
+	VPSLLD  $0x0c, Y4, Y11
+	VPSRLD  $0x14, Y7, Y7
+	VPSRLD  $0x14, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	ADDQ    R15, R13
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	ADCQ    AX, CX
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	ADCQ    $0x00, R14
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $0x07, Y4, Y11
+	VPSRLD  $0x19, Y7, Y7
+	VPSRLD  $0x19, Y4, Y4
+	MULXQ   880(SP), R15, AX
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	ADDQ    R15, CX
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	ADCQ    AX, R14
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x0c, Y4, Y10
+	VPSLLD  $0x0c, Y5, Y11
+	MULXQ   888(SP), R15, AX
+	VPSRLD  $0x14, Y4, Y4
+	VPSRLD  $0x14, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	VPADDD  Y4, Y0, Y0
+	ADDQ    R15, R14
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	MOVQ    R11, R8
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	MOVQ    R12, R9
+	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $0x07, Y5, Y11
+	VPSRLD  $0x19, Y4, Y4
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	MOVQ    R13, R10
+	VPXOR   Y11, Y5, Y5
+	VMOVDQU Y8, 512(BX)
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y8
+	VMOVDQU 608(BX), Y9
+	ANDQ    $0x03, R10
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	ANDQ    $-4, R13
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	ADDQ    R13, R8
+	VPSLLD  $0x0c, Y6, Y10
+	VPSLLD  $0x0c, Y7, Y11
+	VPSRLD  $0x14, Y6, Y6
+	VPSRLD  $0x14, Y7, Y7
+	ADCQ    CX, R9
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	ADCQ    R14, R10
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	SHRQ    $0x02, CX, R13
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $0x07, Y7, Y11
+	VPSRLD  $0x19, Y6, Y6
+	SHRQ    $0x02, R14, CX
+	VPSRLD  $0x19, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y5, Y0, Y0
+	SHRQ    $0x02, R14
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	ADDQ    R13, R8
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x0c, Y5, Y10
+	ADCQ    CX, R9
+	VPSLLD  $0x0c, Y6, Y11
+	VPSRLD  $0x14, Y5, Y5
+	VPSRLD  $0x14, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	ADCQ    R14, R10
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	MOVQ    R10, R15
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	SHRQ    $0x02, R15
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $0x07, Y6, Y11
+	VPSRLD  $0x19, Y5, Y5
+	VPSRLD  $0x19, Y6, Y6
+	ANDQ    $0x03, R10
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	VMOVDQU Y8, 576(BX)
+	VMOVDQU Y9, 608(BX)
+	VMOVDQU 512(BX), Y8
+	LEAQ    (R15)(R15*4), AX
+	VMOVDQU 544(BX), Y9
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	ADDQ    AX, R8
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	ADCQ    $0x00, R9
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x0c, Y7, Y10
+	VPSLLD  $0x0c, Y4, Y11
+	VPSRLD  $0x14, Y7, Y7
+	ADCQ    $0x00, R10
+	VPSRLD  $0x14, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	MOVQ    R8, 872(SP)
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	MOVQ    R9, 880(SP)
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $0x07, Y4, Y11
+	MOVQ    R10, 888(SP)
+	VPSRLD  $0x19, Y7, Y7
+	VPSRLD  $0x19, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+
+	// Add the input state; words 8-15 go to the frame.
+	VPADDD  (BX), Y0, Y0
+	VPADDD  32(BX), Y1, Y1
+	VPADDD  64(BX), Y2, Y2
+	VPADDD  96(BX), Y3, Y3
+	VPADDD  128(BX), Y4, Y4
+	VPADDD  160(BX), Y5, Y5
+	VPADDD  192(BX), Y6, Y6
+	VPADDD  224(BX), Y7, Y7
+	VPADDD  256(BX), Y8, Y8
+	VMOVDQU Y8, 512(BX)
+	VPADDD  288(BX), Y9, Y9
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y10
+	VPADDD  320(BX), Y10, Y10
+	VMOVDQU Y10, 576(BX)
+	VMOVDQU 608(BX), Y11
+	VPADDD  352(BX), Y11, Y11
+	VMOVDQU Y11, 608(BX)
+	VPADDD  384(BX), Y12, Y12
+	VMOVDQU Y12, 640(BX)
+	VPADDD  416(BX), Y13, Y13
+	VMOVDQU Y13, 672(BX)
+	VPADDD  448(BX), Y14, Y14
+	VMOVDQU Y14, 704(BX)
+	VPADDD  480(BX), Y15, Y15
+	VMOVDQU Y15, 736(BX)
+
+	// Transpose, XOR and store the 8 blocks.
+	MOVQ        808(SP), SI
+	MOVQ        816(SP), DI
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y9
+	VPUNPCKLDQ  Y3, Y2, Y10
+	VPUNPCKHDQ  Y3, Y2, Y11
+	VPUNPCKLQDQ Y10, Y8, Y0
+	VPUNPCKHQDQ Y10, Y8, Y1
+	VPUNPCKLQDQ Y11, Y9, Y2
+	VPUNPCKHQDQ Y11, Y9, Y3
+	VPUNPCKLDQ  Y5, Y4, Y8
+	VPUNPCKHDQ  Y5, Y4, Y9
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y11
+	VPUNPCKLQDQ Y10, Y8, Y4
+	VPUNPCKHQDQ Y10, Y8, Y5
+	VPUNPCKLQDQ Y11, Y9, Y6
+	VPUNPCKHQDQ Y11, Y9, Y7
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	VPXOR       (SI), Y12, Y12
+	VMOVDQU     Y12, (DI)
+	VPERM2I128  $0x31, Y4, Y0, Y12
+	VPXOR       256(SI), Y12, Y12
+	VMOVDQU     Y12, 256(DI)
+	VPERM2I128  $0x20, Y5, Y1, Y12
+	VPXOR       64(SI), Y12, Y12
+	VMOVDQU     Y12, 64(DI)
+	VPERM2I128  $0x31, Y5, Y1, Y12
+	VPXOR       320(SI), Y12, Y12
+	VMOVDQU     Y12, 320(DI)
+	VPERM2I128  $0x20, Y6, Y2, Y12
+	VPXOR       128(SI), Y12, Y12
+	VMOVDQU     Y12, 128(DI)
+	VPERM2I128  $0x31, Y6, Y2, Y12
+	VPXOR       384(SI), Y12, Y12
+	VMOVDQU     Y12, 384(DI)
+	VPERM2I128  $0x20, Y7, Y3, Y12
+	VPXOR       192(SI), Y12, Y12
+	VMOVDQU     Y12, 192(DI)
+	VPERM2I128  $0x31, Y7, Y3, Y12
+	VPXOR       448(SI), Y12, Y12
+	VMOVDQU     Y12, 448(DI)
+	VMOVDQU     512(BX), Y0
+	VMOVDQU     544(BX), Y1
+	VMOVDQU     576(BX), Y2
+	VMOVDQU     608(BX), Y3
+	VMOVDQU     640(BX), Y4
+	VMOVDQU     672(BX), Y5
+	VMOVDQU     704(BX), Y6
+	VMOVDQU     736(BX), Y7
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y9
+	VPUNPCKLDQ  Y3, Y2, Y10
+	VPUNPCKHDQ  Y3, Y2, Y11
+	VPUNPCKLQDQ Y10, Y8, Y0
+	VPUNPCKHQDQ Y10, Y8, Y1
+	VPUNPCKLQDQ Y11, Y9, Y2
+	VPUNPCKHQDQ Y11, Y9, Y3
+	VPUNPCKLDQ  Y5, Y4, Y8
+	VPUNPCKHDQ  Y5, Y4, Y9
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y11
+	VPUNPCKLQDQ Y10, Y8, Y4
+	VPUNPCKHQDQ Y10, Y8, Y5
+	VPUNPCKLQDQ Y11, Y9, Y6
+	VPUNPCKHQDQ Y11, Y9, Y7
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	VPXOR       32(SI), Y12, Y12
+	VMOVDQU     Y12, 32(DI)
+	VPERM2I128  $0x31, Y4, Y0, Y12
+	VPXOR       288(SI), Y12, Y12
+	VMOVDQU     Y12, 288(DI)
+	VPERM2I128  $0x20, Y5, Y1, Y12
+	VPXOR       96(SI), Y12, Y12
+	VMOVDQU     Y12, 96(DI)
+	VPERM2I128  $0x31, Y5, Y1, Y12
+	VPXOR       352(SI), Y12, Y12
+	VMOVDQU     Y12, 352(DI)
+	VPERM2I128  $0x20, Y6, Y2, Y12
+	VPXOR       160(SI), Y12, Y12
+	VMOVDQU     Y12, 160(DI)
+	VPERM2I128  $0x31, Y6, Y2, Y12
+	VPXOR       416(SI), Y12, Y12
+	VMOVDQU     Y12, 416(DI)
+	VPERM2I128  $0x20, Y7, Y3, Y12
+	VPXOR       224(SI), Y12, Y12
+	VMOVDQU     Y12, 224(DI)
+	VPERM2I128  $0x31, Y7, Y3, Y12
+	VPXOR       480(SI), Y12, Y12
+	VMOVDQU     Y12, 480(DI)
+	ADDQ        $0x00000200, SI
+	ADDQ        $0x00000200, DI
+	MOVQ        SI, 808(SP)
+	MOVQ        DI, 816(SP)
+	MOVQ        800(SP), AX
+	ADDL        $0x08, 32(AX)
+	DECQ        832(SP)
+	MOVQ        h+88(FP), AX
+	MOVQ        (AX), R8
+	MOVQ        8(AX), R9
+	MOVQ        16(AX), R10
+	JZ          mac2_done
+
+	// Counters s.Counter+0 ... s.Counter+7, one per lane.
+	MOVQ         800(SP), AX
+	VPBROADCASTD 32(AX), Y12
+	VPADDD       iota16<>+0(SB), Y12, Y12
+	VMOVDQU      Y12, 384(BX)
+	VMOVDQU      (BX), Y0
+	VMOVDQU      32(BX), Y1
+	VMOVDQU      64(BX), Y2
+	VMOVDQU      96(BX), Y3
+	VMOVDQU      128(BX), Y4
+	VMOVDQU      160(BX), Y5
+	VMOVDQU      192(BX), Y6
+	VMOVDQU      224(BX), Y7
+	VMOVDQU      256(BX), Y8
+	VMOVDQU      288(BX), Y9
+	VMOVDQU      320(BX), Y10
+	VMOVDQU      Y10, 576(BX)
+	VMOVDQU      352(BX), Y11
+	VMOVDQU      Y11, 608(BX)
+	VMOVDQU      416(BX), Y13
+	VMOVDQU      448(BX), Y14
+	VMOVDQU      480(BX), Y15
+	MOVQ         $0x00000005, SI
+
+mac2_second_rounds:
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x0c, Y4, Y10
+	VPSLLD  $0x0c, Y5, Y11
+	VPSRLD  $0x14, Y4, Y4
+	VPSRLD  $0x14, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $0x07, Y5, Y11
+	VPSRLD  $0x19, Y4, Y4
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	VMOVDQU Y8, 512(BX)
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y8
+	VMOVDQU 608(BX), Y9
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x0c, Y6, Y10
+	VPSLLD  $0x0c, Y7, Y11
+	VPSRLD  $0x14, Y6, Y6
+	VPSRLD  $0x14, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $0x07, Y7, Y11
+	VPSRLD  $0x19, Y6, Y6
+	VPSRLD  $0x19, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x0c, Y5, Y10
+	VPSLLD  $0x0c, Y6, Y11
+	VPSRLD  $0x14, Y5, Y5
+	VPSRLD  $0x14, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $0x07, Y6, Y11
+	VPSRLD  $0x19, Y5, Y5
+	VPSRLD  $0x19, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	VMOVDQU Y8, 576(BX)
+	VMOVDQU Y9, 608(BX)
+	VMOVDQU 512(BX), Y8
+	VMOVDQU 544(BX), Y9
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x0c, Y7, Y10
+	VPSLLD  $0x0c, Y4, Y11
+	VPSRLD  $0x14, Y7, Y7
+	VPSRLD  $0x14, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $0x07, Y4, Y11
+	VPSRLD  $0x19, Y7, Y7
+	VPSRLD  $0x19, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x0c, Y4, Y10
+	VPSLLD  $0x0c, Y5, Y11
+	VPSRLD  $0x14, Y4, Y4
+	VPSRLD  $0x14, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $0x07, Y5, Y11
+	VPSRLD  $0x19, Y4, Y4
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	VMOVDQU Y8, 512(BX)
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y8
+	VMOVDQU 608(BX), Y9
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x0c, Y6, Y10
+	VPSLLD  $0x0c, Y7, Y11
+	VPSRLD  $0x14, Y6, Y6
+	VPSRLD  $0x14, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $0x07, Y7, Y11
+	VPSRLD  $0x19, Y6, Y6
+	VPSRLD  $0x19, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x0c, Y5, Y10
+	VPSLLD  $0x0c, Y6, Y11
+	VPSRLD  $0x14, Y5, Y5
+	VPSRLD  $0x14, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $0x07, Y6, Y11
+	VPSRLD  $0x19, Y5, Y5
+	VPSRLD  $0x19, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	VMOVDQU Y8, 576(BX)
+	VMOVDQU Y9, 608(BX)
+	VMOVDQU 512(BX), Y8
+	VMOVDQU 544(BX), Y9
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x0c, Y7, Y10
+	VPSLLD  $0x0c, Y4, Y11
+	VPSRLD  $0x14, Y7, Y7
+	VPSRLD  $0x14, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $0x07, Y4, Y11
+	VPSRLD  $0x19, Y7, Y7
+	VPSRLD  $0x19, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	DECQ    SI
+	JNZ     mac2_second_rounds
+
+	// Add the input state; words 8-15 go to the frame.
+	VPADDD  (BX), Y0, Y0
+	VPADDD  32(BX), Y1, Y1
+	VPADDD  64(BX), Y2, Y2
+	VPADDD  96(BX), Y3, Y3
+	VPADDD  128(BX), Y4, Y4
+	VPADDD  160(BX), Y5, Y5
+	VPADDD  192(BX), Y6, Y6
+	VPADDD  224(BX), Y7, Y7
+	VPADDD  256(BX), Y8, Y8
+	VMOVDQU Y8, 512(BX)
+	VPADDD  288(BX), Y9, Y9
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y10
+	VPADDD  320(BX), Y10, Y10
+	VMOVDQU Y10, 576(BX)
+	VMOVDQU 608(BX), Y11
+	VPADDD  352(BX), Y11, Y11
+	VMOVDQU Y11, 608(BX)
+	VPADDD  384(BX), Y12, Y12
+	VMOVDQU Y12, 640(BX)
+	VPADDD  416(BX), Y13, Y13
+	VMOVDQU Y13, 672(BX)
+	VPADDD  448(BX), Y14, Y14
+	VMOVDQU Y14, 704(BX)
+	VPADDD  480(BX), Y15, Y15
+	VMOVDQU Y15, 736(BX)
+
+	// Transpose, XOR and store the 8 blocks.
+	MOVQ        808(SP), SI
+	MOVQ        816(SP), DI
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y9
+	VPUNPCKLDQ  Y3, Y2, Y10
+	VPUNPCKHDQ  Y3, Y2, Y11
+	VPUNPCKLQDQ Y10, Y8, Y0
+	VPUNPCKHQDQ Y10, Y8, Y1
+	VPUNPCKLQDQ Y11, Y9, Y2
+	VPUNPCKHQDQ Y11, Y9, Y3
+	VPUNPCKLDQ  Y5, Y4, Y8
+	VPUNPCKHDQ  Y5, Y4, Y9
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y11
+	VPUNPCKLQDQ Y10, Y8, Y4
+	VPUNPCKHQDQ Y10, Y8, Y5
+	VPUNPCKLQDQ Y11, Y9, Y6
+	VPUNPCKHQDQ Y11, Y9, Y7
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	VPXOR       (SI), Y12, Y12
+	VMOVDQU     Y12, (DI)
+	VPERM2I128  $0x31, Y4, Y0, Y12
+	VPXOR       256(SI), Y12, Y12
+	VMOVDQU     Y12, 256(DI)
+	VPERM2I128  $0x20, Y5, Y1, Y12
+	VPXOR       64(SI), Y12, Y12
+	VMOVDQU     Y12, 64(DI)
+	VPERM2I128  $0x31, Y5, Y1, Y12
+	VPXOR       320(SI), Y12, Y12
+	VMOVDQU     Y12, 320(DI)
+	VPERM2I128  $0x20, Y6, Y2, Y12
+	VPXOR       128(SI), Y12, Y12
+	VMOVDQU     Y12, 128(DI)
+	VPERM2I128  $0x31, Y6, Y2, Y12
+	VPXOR       384(SI), Y12, Y12
+	VMOVDQU     Y12, 384(DI)
+	VPERM2I128  $0x20, Y7, Y3, Y12
+	VPXOR       192(SI), Y12, Y12
+	VMOVDQU     Y12, 192(DI)
+	VPERM2I128  $0x31, Y7, Y3, Y12
+	VPXOR       448(SI), Y12, Y12
+	VMOVDQU     Y12, 448(DI)
+	VMOVDQU     512(BX), Y0
+	VMOVDQU     544(BX), Y1
+	VMOVDQU     576(BX), Y2
+	VMOVDQU     608(BX), Y3
+	VMOVDQU     640(BX), Y4
+	VMOVDQU     672(BX), Y5
+	VMOVDQU     704(BX), Y6
+	VMOVDQU     736(BX), Y7
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y9
+	VPUNPCKLDQ  Y3, Y2, Y10
+	VPUNPCKHDQ  Y3, Y2, Y11
+	VPUNPCKLQDQ Y10, Y8, Y0
+	VPUNPCKHQDQ Y10, Y8, Y1
+	VPUNPCKLQDQ Y11, Y9, Y2
+	VPUNPCKHQDQ Y11, Y9, Y3
+	VPUNPCKLDQ  Y5, Y4, Y8
+	VPUNPCKHDQ  Y5, Y4, Y9
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y11
+	VPUNPCKLQDQ Y10, Y8, Y4
+	VPUNPCKHQDQ Y10, Y8, Y5
+	VPUNPCKLQDQ Y11, Y9, Y6
+	VPUNPCKHQDQ Y11, Y9, Y7
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	VPXOR       32(SI), Y12, Y12
+	VMOVDQU     Y12, 32(DI)
+	VPERM2I128  $0x31, Y4, Y0, Y12
+	VPXOR       288(SI), Y12, Y12
+	VMOVDQU     Y12, 288(DI)
+	VPERM2I128  $0x20, Y5, Y1, Y12
+	VPXOR       96(SI), Y12, Y12
+	VMOVDQU     Y12, 96(DI)
+	VPERM2I128  $0x31, Y5, Y1, Y12
+	VPXOR       352(SI), Y12, Y12
+	VMOVDQU     Y12, 352(DI)
+	VPERM2I128  $0x20, Y6, Y2, Y12
+	VPXOR       160(SI), Y12, Y12
+	VMOVDQU     Y12, 160(DI)
+	VPERM2I128  $0x31, Y6, Y2, Y12
+	VPXOR       416(SI), Y12, Y12
+	VMOVDQU     Y12, 416(DI)
+	VPERM2I128  $0x20, Y7, Y3, Y12
+	VPXOR       224(SI), Y12, Y12
+	VMOVDQU     Y12, 224(DI)
+	VPERM2I128  $0x31, Y7, Y3, Y12
+	VPXOR       480(SI), Y12, Y12
+	VMOVDQU     Y12, 480(DI)
+	ADDQ        $0x00000200, SI
+	ADDQ        $0x00000200, DI
+	MOVQ        SI, 808(SP)
+	MOVQ        DI, 816(SP)
+	MOVQ        800(SP), AX
+	ADDL        $0x08, 32(AX)
+	DECQ        832(SP)
+	JZ          mac2_done
+
+mac2_loop:
+	// Counters s.Counter+0 ... s.Counter+7, one per lane.
+	MOVQ         800(SP), AX
+	VPBROADCASTD 32(AX), Y12
+	VPADDD       iota16<>+0(SB), Y12, Y12
+	VMOVDQU      Y12, 384(BX)
+	VMOVDQU      (BX), Y0
+	VMOVDQU      32(BX), Y1
+	VMOVDQU      64(BX), Y2
+	VMOVDQU      96(BX), Y3
+	VMOVDQU      128(BX), Y4
+	VMOVDQU      160(BX), Y5
+	VMOVDQU      192(BX), Y6
+	VMOVDQU      224(BX), Y7
+	VMOVDQU      256(BX), Y8
+	VMOVDQU      288(BX), Y9
+	VMOVDQU      320(BX), Y10
+	VMOVDQU      Y10, 576(BX)
+	VMOVDQU      352(BX), Y11
+	VMOVDQU      Y11, 608(BX)
+	VMOVDQU      416(BX), Y13
+	VMOVDQU      448(BX), Y14
+	VMOVDQU      480(BX), Y15
+
+	// Chain B starts from 0.
+	XORL R11, R11
+	XORL R12, R12
+	XORL R13, R13
+	MOVQ 824(SP), R15
+
+	// Five times two double rounds, with three blocks of each MAC chain.
+	MOVQ $0x00000005, SI
+
+mac2_loop_rounds:
+	VPADDD  Y4, Y0, Y0
+	ADDQ    (R15), R8
+	VPADDD  Y5, Y1, Y1
+	ADCQ    8(R15), R9
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	ADCQ    $0x01, R10
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	MOVQ    R8, DX
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	MULXQ   840(SP), AX, CX
+	VPADDD  Y13, Y9, Y9
+	MULXQ   848(SP), R8, R14
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	MOVQ    R9, DX
+	VPSLLD  $0x0c, Y4, Y10
+	MULXQ   864(SP), DI, R9
+	VPSLLD  $0x0c, Y5, Y11
+	VPSRLD  $0x14, Y4, Y4
+	ADDQ    DI, AX
+	VPSRLD  $0x14, Y5, Y5
+	ADCQ    R9, CX
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	MULXQ   840(SP), DI, R9
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	ADDQ    DI, R8
+	VPXOR   Y0, Y12, Y12
+	ADCQ    R9, R14
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	MOVQ    R10, DI
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	IMULQ   864(SP), DI
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	IMULQ   840(SP), R10
+	VPXOR   Y8, Y4, Y4
+	ADDQ    DI, R8
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x07, Y4, Y10
+	ADCQ    $0x00, R14
+	VPSLLD  $0x07, Y5, Y11
+	ADDQ    CX, R8
+	VPSRLD  $0x19, Y4, Y4
+	VPSRLD  $0x19, Y5, Y5
+	ADCQ    R10, R14
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	MOVQ    R8, R9
+	VMOVDQU Y8, 512(BX)
+	MOVQ    AX, R8
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y8
+	MOVQ    R14, R10
+	VMOVDQU 608(BX), Y9
+	SHRQ    $0x02, R14
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	ANDQ    $0x03, R10
+	VPXOR   Y2, Y14, Y14
+	LEAQ    (R14)(R14*4), R14
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	ADDQ    R14, R8
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	ADCQ    $0x00, R9
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	ADCQ    $0x00, R10
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	ADDQ    256(R15), R11
+	VPSLLD  $0x0c, Y6, Y10
+	ADCQ    264(R15), R12
+	VPSLLD  $0x0c, Y7, Y11
+	VPSRLD  $0x14, Y6, Y6
+	ADCQ    $0x01, R13
+	VPSRLD  $0x14, Y7, Y7
+	MOVQ    R11, DX
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	MULXQ   840(SP), AX, CX
+	VPADDD  Y6, Y2, Y2
+	MULXQ   848(SP), R11, R14
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	MOVQ    R12, DX
+	VPXOR   Y3, Y15, Y15
+	MULXQ   864(SP), DI, R12
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	ADDQ    DI, AX
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	ADCQ    R12, CX
+	VPXOR   Y8, Y6, Y6
+	MULXQ   840(SP), DI, R12
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x07, Y6, Y10
+	ADDQ    DI, R11
+	VPSLLD  $0x07, Y7, Y11
+	ADCQ    R12, R14
+	VPSRLD  $0x19, Y6, Y6
+	VPSRLD  $0x19, Y7, Y7
+	MOVQ    R13, DI
+	VPXOR   Y10, Y6, Y6
+	IMULQ   864(SP), DI
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y5, Y0, Y0
+	IMULQ   840(SP), R13
+	VPADDD  Y6, Y1, Y1
+	ADDQ    DI, R11
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	ADCQ    $0x00, R14
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	ADDQ    CX, R11
+	VPADDD  Y15, Y8, Y8
+	ADCQ    R13, R14
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	MOVQ    R11, R12
+	VPXOR   Y9, Y6, Y6
+	MOVQ    AX, R11
+	VPSLLD  $0x0c, Y5, Y10
+	VPSLLD  $0x0c, Y6, Y11
+	MOVQ    R14, R13
+	VPSRLD  $0x14, Y5, Y5
+	SHRQ    $0x02, R14
+	VPSRLD  $0x14, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	ANDQ    $0x03, R13
+	VPXOR   Y11, Y6, Y6
+	LEAQ    (R14)(R14*4), R14
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	ADDQ    R14, R11
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	ADCQ    $0x00, R12
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	ADCQ    $0x00, R13
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	ADDQ    16(R15), R8
+	VPADDD  Y12, Y9, Y9
+	ADCQ    24(R15), R9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	ADCQ    $0x01, R10
+	VPSLLD  $0x07, Y5, Y10
+	MOVQ    R8, DX
+	VPSLLD  $0x07, Y6, Y11
+	VPSRLD  $0x19, Y5, Y5
+	MULXQ   840(SP), AX, CX
+	VPSRLD  $0x19, Y6, Y6
+	MULXQ   848(SP), R8, R14
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	MOVQ    R9, DX
+	VMOVDQU Y8, 576(BX)
+	VMOVDQU Y9, 608(BX)
+	MULXQ   864(SP), DI, R9
+	VMOVDQU 512(BX), Y8
+	ADDQ    DI, AX
+	VMOVDQU 544(BX), Y9
+	VPADDD  Y7, Y2, Y2
+	ADCQ    R9, CX
+	VPADDD  Y4, Y3, Y3
+	MULXQ   840(SP), DI, R9
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	ADDQ    DI, R8
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	ADCQ    R9, R14
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	MOVQ    R10, DI
+	VPADDD  Y14, Y9, Y9
+	IMULQ   864(SP), DI
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	IMULQ   840(SP), R10
+	VPSLLD  $0x0c, Y7, Y10
+	VPSLLD  $0x0c, Y4, Y11
+	ADDQ    DI, R8
+	VPSRLD  $0x14, Y7, Y7
+	ADCQ    $0x00, R14
+	VPSRLD  $0x14, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	ADDQ    CX, R8
+	VPXOR   Y11, Y4, Y4
+	ADCQ    R10, R14
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	MOVQ    R8, R9
+	VPXOR   Y2, Y13, Y13
+	MOVQ    AX, R8
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	MOVQ    R14, R10
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	SHRQ    $0x02, R14
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	ANDQ    $0x03, R10
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	LEAQ    (R14)(R14*4), R14
+	VPSLLD  $0x07, Y7, Y10
+	ADDQ    R14, R8
+	VPSLLD  $0x07, Y4, Y11
+	VPSRLD  $0x19, Y7, Y7
+	ADCQ    $0x00, R9
+	VPSRLD  $0x19, Y4, Y4
+	ADCQ    $0x00, R10
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	ADDQ    272(R15), R11
+	VPADDD  Y4, Y0, Y0
+	ADCQ    280(R15), R12
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	ADCQ    $0x01, R13
+	VPXOR   Y1, Y13, Y13
+	MOVQ    R11, DX
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	MULXQ   840(SP), AX, CX
+	VPADDD  Y12, Y8, Y8
+	MULXQ   848(SP), R11, R14
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	MOVQ    R12, DX
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x0c, Y4, Y10
+	MULXQ   864(SP), DI, R12
+	VPSLLD  $0x0c, Y5, Y11
+	ADDQ    DI, AX
+	VPSRLD  $0x14, Y4, Y4
+	VPSRLD  $0x14, Y5, Y5
+	ADCQ    R12, CX
+	VPXOR   Y10, Y4, Y4
+	MULXQ   840(SP), DI, R12
+	VPXOR   Y11, Y5, Y5
+	VPADDD  Y4, Y0, Y0
+	ADDQ    DI, R11
+	VPADDD  Y5, Y1, Y1
+	ADCQ    R12, R14
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	MOVQ    R13, DI
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	IMULQ   864(SP), DI
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	IMULQ   840(SP), R13
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	ADDQ    DI, R11
+	VPXOR   Y9, Y5, Y5
+	ADCQ    $0x00, R14
+	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $0x07, Y5, Y11
+	ADDQ    CX, R11
+	VPSRLD  $0x19, Y4, Y4
+	ADCQ    R13, R14
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	MOVQ    R11, R12
+	VPXOR   Y11, Y5, Y5
+	MOVQ    AX, R11
+	VMOVDQU Y8, 512(BX)
+	VMOVDQU Y9, 544(BX)
+	MOVQ    R14, R13
+	VMOVDQU 576(BX), Y8
+	SHRQ    $0x02, R14
+	VMOVDQU 608(BX), Y9
+	VPADDD  Y6, Y2, Y2
+	ANDQ    $0x03, R13
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	LEAQ    (R14)(R14*4), R14
+	VPXOR   Y3, Y15, Y15
+	ADDQ    R14, R11
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	ADCQ    $0x00, R12
+	VPADDD  Y14, Y8, Y8
+	ADCQ    $0x00, R13
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	ADDQ    32(R15), R8
+	VPXOR   Y9, Y7, Y7
+	ADCQ    40(R15), R9
+	VPSLLD  $0x0c, Y6, Y10
+	VPSLLD  $0x0c, Y7, Y11
+	ADCQ    $0x01, R10
+	VPSRLD  $0x14, Y6, Y6
+	MOVQ    R8, DX
+	VPSRLD  $0x14, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	MULXQ   840(SP), AX, CX
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y6, Y2, Y2
+	MULXQ   848(SP), R8, R14
+	VPADDD  Y7, Y3, Y3
+	MOVQ    R9, DX
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	MULXQ   864(SP), DI, R9
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	ADDQ    DI, AX
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	ADCQ    R9, CX
+	VPADDD  Y15, Y9, Y9
+	MULXQ   840(SP), DI, R9
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	ADDQ    DI, R8
+	VPSLLD  $0x07, Y6, Y10
+	ADCQ    R9, R14
+	VPSLLD  $0x07, Y7, Y11
+	VPSRLD  $0x19, Y6, Y6
+	MOVQ    R10, DI
+	VPSRLD  $0x19, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	IMULQ   864(SP), DI
+	VPXOR   Y11, Y7, Y7
+	IMULQ   840(SP), R10
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	ADDQ    DI, R8
+	VPXOR   Y0, Y15, Y15
+	ADCQ    $0x00, R14
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	ADDQ    CX, R8
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	ADCQ    R10, R14
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	MOVQ    R8, R9
+	VPXOR   Y8, Y5, Y5
+	MOVQ    AX, R8
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x0c, Y5, Y10
+	MOVQ    R14, R10
+	VPSLLD  $0x0c, Y6, Y11
+	VPSRLD  $0x14, Y5, Y5
+	SHRQ    $0x02, R14
+	VPSRLD  $0x14, Y6, Y6
+	ANDQ    $0x03, R10
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	LEAQ    (R14)(R14*4), R14
+	VPADDD  Y5, Y0, Y0
+	ADDQ    R14, R8
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	ADCQ    $0x00, R9
+	VPXOR   Y1, Y12, Y12
+	ADCQ    $0x00, R10
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	ADDQ    288(R15), R11
+	VPADDD  Y15, Y8, Y8
+	ADCQ    296(R15), R12
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	ADCQ    $0x01, R13
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x07, Y5, Y10
+	MOVQ    R11, DX
+	VPSLLD  $0x07, Y6, Y11
+	MULXQ   840(SP), AX, CX
+	VPSRLD  $0x19, Y5, Y5
+	VPSRLD  $0x19, Y6, Y6
+	MULXQ   848(SP), R11, R14
+	VPXOR   Y10, Y5, Y5
+	MOVQ    R12, DX
+	VPXOR   Y11, Y6, Y6
+	VMOVDQU Y8, 576(BX)
+	MULXQ   864(SP), DI, R12
+	VMOVDQU Y9, 608(BX)
+	ADDQ    DI, AX
+	VMOVDQU 512(BX), Y8
+	VMOVDQU 544(BX), Y9
+	ADCQ    R12, CX
+	VPADDD  Y7, Y2, Y2
+	MULXQ   840(SP), DI, R12
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	ADDQ    DI, R11
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	ADCQ    R12, R14
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	MOVQ    R13, DI
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	IMULQ   864(SP), DI
+	VPXOR   Y8, Y7, Y7
+	IMULQ   840(SP), R13
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x0c, Y7, Y10
+	ADDQ    DI, R11
+	VPSLLD  $0x0c, Y4, Y11
+	ADCQ    $0x00, R14
+	VPSRLD  $0x14, Y7, Y7
+	VPSRLD  $0x14, Y4, Y4
+	ADDQ    CX, R11
+	VPXOR   Y10, Y7, Y7
+	ADCQ    R13, R14
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y7, Y2, Y2
+	MOVQ    R11, R12
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	MOVQ    AX, R11
+	VPXOR   Y3, Y14, Y14
+	MOVQ    R14, R13
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	SHRQ    $0x02, R14
+	VPADDD  Y13, Y8, Y8
+	ANDQ    $0x03, R13
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	LEAQ    (R14)(R14*4), R14
+	VPXOR   Y9, Y4, Y4
+	ADDQ    R14, R11
+	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $0x07, Y4, Y11
+	ADCQ    $0x00, R12
+	VPSRLD  $0x19, Y7, Y7
+	ADCQ    $0x00, R13
+	VPSRLD  $0x19, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	LEAQ    48(R15), R15
+	VPXOR   Y11, Y4, Y4
+	DECQ    SI
+	JNZ     mac2_loop_rounds
+
+	// The last block of each chain, before any store.
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 840(SP), AX, CX
+	MULXQ 848(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 864(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 840(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 864(SP), DI
+	IMULQ 840(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  256(R15), R11
+	ADCQ  264(R15), R12
+	ADCQ  $0x01, R13
+	MOVQ  R11, DX
+	MULXQ 840(SP), AX, CX
+	MULXQ 848(SP), R11, R14
+	MOVQ  R12, DX
+	MULXQ 864(SP), DI, R12
+	ADDQ  DI, AX
+	ADCQ  R12, CX
+	MULXQ 840(SP), DI, R12
+	ADDQ  DI, R11
+	ADCQ  R12, R14
+	MOVQ  R13, DI
+	IMULQ 864(SP), DI
+	IMULQ 840(SP), R13
+	ADDQ  DI, R11
+	ADCQ  $0x00, R14
+	ADDQ  CX, R11
+	ADCQ  R13, R14
+	MOVQ  R11, R12
+	MOVQ  AX, R11
+	MOVQ  R14, R13
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R13
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R11
+	ADCQ  $0x00, R12
+	ADCQ  $0x00, R13
+	LEAQ  272(R15), R15
+	MOVQ  R15, 824(SP)
+
+	// Add the input state; words 8-15 go to the frame.
+	VPADDD  (BX), Y0, Y0
+	VPADDD  32(BX), Y1, Y1
+	VPADDD  64(BX), Y2, Y2
+	VPADDD  96(BX), Y3, Y3
+	VPADDD  128(BX), Y4, Y4
+	VPADDD  160(BX), Y5, Y5
+	VPADDD  192(BX), Y6, Y6
+	VPADDD  224(BX), Y7, Y7
+	VPADDD  256(BX), Y8, Y8
+	VMOVDQU Y8, 512(BX)
+	VPADDD  288(BX), Y9, Y9
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y10
+	VPADDD  320(BX), Y10, Y10
+	VMOVDQU Y10, 576(BX)
+	VMOVDQU 608(BX), Y11
+	VPADDD  352(BX), Y11, Y11
+	VMOVDQU Y11, 608(BX)
+	VPADDD  384(BX), Y12, Y12
+	VMOVDQU Y12, 640(BX)
+	VPADDD  416(BX), Y13, Y13
+	VMOVDQU Y13, 672(BX)
+	VPADDD  448(BX), Y14, Y14
+	VMOVDQU Y14, 704(BX)
+	VPADDD  480(BX), Y15, Y15
+	VMOVDQU Y15, 736(BX)
+
+	// Transpose, XOR and store the 8 blocks.
+	MOVQ        808(SP), SI
+	MOVQ        816(SP), DI
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y9
+	VPUNPCKLDQ  Y3, Y2, Y10
+	VPUNPCKHDQ  Y3, Y2, Y11
+	VPUNPCKLQDQ Y10, Y8, Y0
+	VPUNPCKHQDQ Y10, Y8, Y1
+	VPUNPCKLQDQ Y11, Y9, Y2
+	VPUNPCKHQDQ Y11, Y9, Y3
+	VPUNPCKLDQ  Y5, Y4, Y8
+	VPUNPCKHDQ  Y5, Y4, Y9
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y11
+	VPUNPCKLQDQ Y10, Y8, Y4
+	VPUNPCKHQDQ Y10, Y8, Y5
+	VPUNPCKLQDQ Y11, Y9, Y6
+	VPUNPCKHQDQ Y11, Y9, Y7
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	VPXOR       (SI), Y12, Y12
+	VMOVDQU     Y12, (DI)
+	VPERM2I128  $0x31, Y4, Y0, Y12
+	VPXOR       256(SI), Y12, Y12
+	VMOVDQU     Y12, 256(DI)
+	VPERM2I128  $0x20, Y5, Y1, Y12
+	VPXOR       64(SI), Y12, Y12
+	VMOVDQU     Y12, 64(DI)
+	VPERM2I128  $0x31, Y5, Y1, Y12
+	VPXOR       320(SI), Y12, Y12
+	VMOVDQU     Y12, 320(DI)
+	VPERM2I128  $0x20, Y6, Y2, Y12
+	VPXOR       128(SI), Y12, Y12
+	VMOVDQU     Y12, 128(DI)
+	VPERM2I128  $0x31, Y6, Y2, Y12
+	VPXOR       384(SI), Y12, Y12
+	VMOVDQU     Y12, 384(DI)
+	VPERM2I128  $0x20, Y7, Y3, Y12
+	VPXOR       192(SI), Y12, Y12
+	VMOVDQU     Y12, 192(DI)
+	VPERM2I128  $0x31, Y7, Y3, Y12
+	VPXOR       448(SI), Y12, Y12
+	VMOVDQU     Y12, 448(DI)
+	VMOVDQU     512(BX), Y0
+	VMOVDQU     544(BX), Y1
+	VMOVDQU     576(BX), Y2
+	VMOVDQU     608(BX), Y3
+	VMOVDQU     640(BX), Y4
+	VMOVDQU     672(BX), Y5
+	VMOVDQU     704(BX), Y6
+	VMOVDQU     736(BX), Y7
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y9
+	VPUNPCKLDQ  Y3, Y2, Y10
+	VPUNPCKHDQ  Y3, Y2, Y11
+	VPUNPCKLQDQ Y10, Y8, Y0
+	VPUNPCKHQDQ Y10, Y8, Y1
+	VPUNPCKLQDQ Y11, Y9, Y2
+	VPUNPCKHQDQ Y11, Y9, Y3
+	VPUNPCKLDQ  Y5, Y4, Y8
+	VPUNPCKHDQ  Y5, Y4, Y9
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y11
+	VPUNPCKLQDQ Y10, Y8, Y4
+	VPUNPCKHQDQ Y10, Y8, Y5
+	VPUNPCKLQDQ Y11, Y9, Y6
+	VPUNPCKHQDQ Y11, Y9, Y7
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	VPXOR       32(SI), Y12, Y12
+	VMOVDQU     Y12, 32(DI)
+	VPERM2I128  $0x31, Y4, Y0, Y12
+	VPXOR       288(SI), Y12, Y12
+	VMOVDQU     Y12, 288(DI)
+	VPERM2I128  $0x20, Y5, Y1, Y12
+	VPXOR       96(SI), Y12, Y12
+	VMOVDQU     Y12, 96(DI)
+	VPERM2I128  $0x31, Y5, Y1, Y12
+	VPXOR       352(SI), Y12, Y12
+	VMOVDQU     Y12, 352(DI)
+	VPERM2I128  $0x20, Y6, Y2, Y12
+	VPXOR       160(SI), Y12, Y12
+	VMOVDQU     Y12, 160(DI)
+	VPERM2I128  $0x31, Y6, Y2, Y12
+	VPXOR       416(SI), Y12, Y12
+	VMOVDQU     Y12, 416(DI)
+	VPERM2I128  $0x20, Y7, Y3, Y12
+	VPXOR       224(SI), Y12, Y12
+	VMOVDQU     Y12, 224(DI)
+	VPERM2I128  $0x31, Y7, Y3, Y12
+	VPXOR       480(SI), Y12, Y12
+	VMOVDQU     Y12, 480(DI)
+
+	// Join the chains: h = hA·r^16 + hB.
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x00000200, SI
+	ADDQ  $0x00000200, DI
+	MOVQ  SI, 808(SP)
+	MOVQ  DI, 816(SP)
+	MOVQ  800(SP), AX
+	ADDL  $0x08, 32(AX)
+	DECQ  832(SP)
+	JNZ   mac2_loop
+
+mac2_done:
+	MOVQ h+88(FP), AX
+	MOVQ R8, (AX)
+	MOVQ R9, 8(AX)
+	MOVQ R10, 16(AX)
+
+	// Wipe the key material from the frame: the state slots, r, s1, r^16.
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y0, 32(BX)
+	VMOVDQU Y0, 64(BX)
+	VMOVDQU Y0, 96(BX)
+	VMOVDQU Y0, 128(BX)
+	VMOVDQU Y0, 160(BX)
+	VMOVDQU Y0, 192(BX)
+	VMOVDQU Y0, 224(BX)
+	VMOVDQU Y0, 256(BX)
+	VMOVDQU Y0, 288(BX)
+	VMOVDQU Y0, 320(BX)
+	VMOVDQU Y0, 352(BX)
+	VMOVDQU Y0, 384(BX)
+	VMOVDQU Y0, 416(BX)
+	VMOVDQU Y0, 448(BX)
+	VMOVDQU Y0, 480(BX)
+	VMOVDQU Y0, 512(BX)
+	VMOVDQU Y0, 544(BX)
+	VMOVDQU Y0, 576(BX)
+	VMOVDQU Y0, 608(BX)
+	VMOVDQU Y0, 640(BX)
+	VMOVDQU Y0, 672(BX)
+	VMOVDQU Y0, 704(BX)
+	VMOVDQU Y0, 736(BX)
+	XORL    AX, AX
+	MOVQ    AX, 840(SP)
+	MOVQ    AX, 848(SP)
+	MOVQ    AX, 864(SP)
+	MOVQ    AX, 872(SP)
+	MOVQ    AX, 880(SP)
+	MOVQ    AX, 888(SP)
+	VZEROUPPER
+
+mac2_ret:
+	RET

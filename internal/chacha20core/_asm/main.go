@@ -5,8 +5,8 @@
 //
 //	go run . -out ../chacha20_amd64.s -pkg chacha20core
 //
-// Three functions are generated, one per instruction set, all with the
-// signature
+// Three keystream functions are generated, one per instruction set, all
+// with the signature
 //
 //	func xorBlocksXXX(s *State, dst, src []byte)
 //
@@ -51,6 +51,11 @@
 // transposed batch at the end of a message, or a row batch) writes only the
 // blocks asked for and reads only the matching source bytes. Extra lanes of
 // the counter wrap modulo 2^32 like the rest, but they are never written.
+//
+// Two more functions are the AEAD's stitched loops, ChaCha20 on the vector
+// units with Poly1305 on the integer units: xorMACAVX512 (fused.go: the
+// 16-lane AVX-512 batch, the MAC in place of the 17th block) and xorMACAVX2
+// (fused_avx2.go: the 8-block AVX2 batch).
 package main
 
 import (
@@ -88,6 +93,8 @@ func main() {
 	genAVX512()
 	genAVX2()
 	genSSSE3()
+	genFused()
+	genFusedAVX2()
 	Generate()
 }
 
@@ -410,6 +417,30 @@ func scalarDROps(f avx512Frame) []func() {
 	return ops
 }
 
+// precomputeColumns emits the first column round of columns 1-3 of a
+// transposed AVX-512 batch, which does not involve the counter and is the
+// same for every block of a call, into Z20-Z31 (word w of column c, row i in
+// Z(20+3i+c-1)), and returns where each of those words is.
+func precomputeColumns() wordLocs {
+	var pre wordLocs
+	for c := 1; c < 4; c++ {
+		for i, w := range columns[c] {
+			r := zreg(20 + 3*i + (c - 1))
+			pre[w] = r
+			switch i {
+			case 0:
+				VPBROADCASTD(sigma.Offset(4*c), r)
+			case 1, 2:
+				VPBROADCASTD(mem(rState, offKey+4*(w-4)), r)
+			case 3:
+				VPBROADCASTD(mem(rState, offNonce+4*(w-13)), r)
+			}
+		}
+	}
+	qrInPlace([][4]int{columns[1], columns[2], columns[3]}, pre)
+	return pre
+}
+
 // vecColumn0 emits column 0 of the first column round of a transposed
 // batch (the only quarter round of that round that involves the counter)
 // from the State in memory.
@@ -504,22 +535,7 @@ func genAVX512() {
 	// code does. The input words for the final addition are broadcast from
 	// memory (the State and sigma) by the additions themselves.
 	Comment("First column round of columns 1-3, the same for every block.")
-	var pre wordLocs
-	for c := 1; c < 4; c++ {
-		for i, w := range columns[c] {
-			r := z(20 + 3*i + (c - 1))
-			pre[w] = r
-			switch i {
-			case 0:
-				VPBROADCASTD(sigma.Offset(4*c), r)
-			case 1, 2:
-				VPBROADCASTD(mem(rState, offKey+4*(w-4)), r)
-			case 3:
-				VPBROADCASTD(mem(rState, offNonce+4*(w-13)), r)
-			}
-		}
-	}
-	qrInPlace([][4]int{columns[1], columns[2], columns[3]}, pre)
+	pre := precomputeColumns()
 	// firstDiag returns the operations of the first diagonal round, which
 	// reads the precomputed words.
 	firstDiag := func() []func() {
