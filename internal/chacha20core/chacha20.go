@@ -120,21 +120,22 @@ func XORKeyStream(s *State, dst, src []byte) {
 // the amd64 AVX-512 and AVX2 paths.
 const tailBlocks = 8
 
-// HeadBlocks is how many message blocks KeyAndXOR and KeyAndKeyStream
+// HeadBlocks is the most message blocks KeyAndXOR and KeyStreamHead
 // generate in the same engine call as the block before them: with it, 17
-// blocks, one batch of the amd64 AVX512 path.
+// blocks, one batch of the amd64 AVX512 path. The current path may prefer
+// fewer (headBlocks).
 const HeadBlocks = 16
 
 // KeyAndXOR writes the keystream block numbered s.Counter to key and XORs src
 // (of any length) with the keystream after it into dst, as Block followed by
-// XORKeyStream would, in fewer engine calls: the key block, the first
-// HeadBlocks blocks of src and, for a short src, its partial last block, go
-// through one buffer in one call. This is the AEAD's Poly1305 key block and
-// encryption (RFC 8439, Section 2.8). dst and src overlap exactly or not at
-// all.
+// XORKeyStream would, in fewer engine calls: the key block and the first
+// headBlocks() blocks of src (up to HeadBlocks; all of a short src, its
+// partial last block included) go through one buffer in one call. This is
+// the AEAD's Poly1305 key block and encryption (RFC 8439, Section 2.8). dst
+// and src overlap exactly or not at all.
 func KeyAndXOR(s *State, key *[BlockSize]byte, dst, src []byte) {
 	var buf [(1 + HeadBlocks) * BlockSize]byte
-	h := min(len(src), HeadBlocks*BlockSize)
+	h := min(len(src), headBlocks()*BlockSize)
 	n := BlockSize + roundUp(h)
 	copy(buf[BlockSize:], src[:h])
 	xorBlocks(s, buf[:n], buf[:n])
@@ -147,14 +148,14 @@ func KeyAndXOR(s *State, key *[BlockSize]byte, dst, src []byte) {
 }
 
 // KeyStreamHead writes to buf the keystream block numbered s.Counter and
-// the keystream for the first min(n, HeadBlocks*BlockSize) bytes after it,
+// the keystream for the first min(n, headBlocks()*BlockSize) bytes after it,
 // rounded up to whole blocks, in one engine call, and returns that part of
 // buf; the counter advances past the blocks written. It is the first step of
 // an AEAD Open that verifies the tag before it decrypts: the caller MACs
 // with the key block, XORs the head of the message only if the tag is
 // right, continues with XORKeyStream, and wipes buf.
 func KeyStreamHead(s *State, buf *[(1 + HeadBlocks) * BlockSize]byte, n int) []byte {
-	ks := buf[:BlockSize+roundUp(min(n, HeadBlocks*BlockSize))]
+	ks := buf[:BlockSize+roundUp(min(n, headBlocks()*BlockSize))]
 	clear(ks)
 	xorBlocks(s, ks, ks)
 	return ks

@@ -7,3 +7,7 @@ package chacha20core
 // one: the paths there either take short inputs to the portable code or
 // have not been measured for it.
 func CheapBlocks() int { return 1 }
+
+// headBlocks returns how many message blocks KeyAndXOR and KeyStreamHead
+// generate in one call with the key block (see cheap_amd64.go).
+func headBlocks() int { return HeadBlocks }
