@@ -96,6 +96,40 @@ func BenchmarkPolyBlocks(b *testing.B) {
 	}
 }
 
+// The clamping masks of r (RFC 8439, Section 2.5).
+const clamp0, clamp1 = 0x0FFFFFFC0FFFFFFF, 0x0FFFFFFC0FFFFFFC
+
+// twinHs are the extreme accumulators of the twin tests: zero, every limb
+// at its largest (h2 up to 7, the portable code's bound) and values just
+// below p.
+var twinHs = [][3]uint64{{0, 0, 0}, {^uint64(0), ^uint64(0), 7}, {^uint64(0), ^uint64(0), 4}, {0xFFFFFFFFFFFFFFFB, ^uint64(0), 3}}
+
+// twinCase returns the state of twin-test trial number trial and fills msg:
+// every third r from rs (the rest random clamped values), every other h from
+// twinHs (the rest random), and every fifth message all ones.
+func twinCase(rng *rand.Rand, trial int, rs [][2]uint64, msg []byte) state {
+	var st state
+	if trial%3 == 0 {
+		st.r = rs[trial/3%len(rs)]
+	} else {
+		st.r = [2]uint64{rng.Uint64() & clamp0, rng.Uint64() & clamp1}
+	}
+	if trial%2 == 0 {
+		st.h = twinHs[trial/2%len(twinHs)]
+	} else {
+		st.h = [3]uint64{rng.Uint64(), rng.Uint64(), rng.Uint64N(8)}
+	}
+	for i := range msg {
+		msg[i] = byte(rng.Uint32())
+	}
+	if trial%5 == 0 {
+		for i := range msg {
+			msg[i] = 0xFF
+		}
+	}
+	return st
+}
+
 // TestScalar64Twin compares blocksScalar64 with its Go twin blocksGeneric
 // block by block, from states the MAC never reaches as well as ordinary ones:
 // every limb of h at its largest (h2 up to 7, the portable code's bound),
@@ -105,30 +139,9 @@ func BenchmarkPolyBlocks(b *testing.B) {
 func TestScalar64Twin(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	msg := make([]byte, 16*40)
-	const clamp0, clamp1 = 0x0FFFFFFC0FFFFFFF, 0x0FFFFFFC0FFFFFFC
 	rs := [][2]uint64{{clamp0, clamp1}, {0, 0}, {1, 0}, {0, 4}, {clamp0, 0}, {0, clamp1}}
-	hs := [][3]uint64{{0, 0, 0}, {^uint64(0), ^uint64(0), 7}, {^uint64(0), ^uint64(0), 4}, {0xFFFFFFFFFFFFFFFB, ^uint64(0), 3}}
 	for trial := 0; trial < 3000; trial++ {
-		var st state
-		switch trial % 3 {
-		case 0:
-			st.r = rs[trial/3%len(rs)]
-		default:
-			st.r = [2]uint64{rng.Uint64() & clamp0, rng.Uint64() & clamp1}
-		}
-		if trial%2 == 0 {
-			st.h = hs[trial/2%len(hs)]
-		} else {
-			st.h = [3]uint64{rng.Uint64(), rng.Uint64(), rng.Uint64N(8)}
-		}
-		for i := range msg {
-			msg[i] = byte(rng.Uint32())
-		}
-		if trial%5 == 0 {
-			for i := range msg {
-				msg[i] = 0xFF
-			}
-		}
+		st := twinCase(rng, trial, rs, msg)
 		n := 16 * (1 + rng.IntN(40))
 		full := trial%7 != 0
 		var hibit uint64
@@ -164,30 +177,9 @@ func TestScalar64Twin(t *testing.T) {
 func TestNEONTwin(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	msg := make([]byte, 16*100)
-	const clamp0, clamp1 = 0x0FFFFFFC0FFFFFFF, 0x0FFFFFFC0FFFFFFC
 	rs := [][2]uint64{{clamp0, clamp1}, {0, 0}, {1, 0}, {0, 4}, {clamp0, 0}, {0, clamp1}, {2, 0}}
-	hs := [][3]uint64{{0, 0, 0}, {^uint64(0), ^uint64(0), 7}, {^uint64(0), ^uint64(0), 4}, {0xFFFFFFFFFFFFFFFB, ^uint64(0), 3}}
 	for trial := 0; trial < 4000; trial++ {
-		var st state
-		switch trial % 3 {
-		case 0:
-			st.r = rs[trial/3%len(rs)]
-		default:
-			st.r = [2]uint64{rng.Uint64() & clamp0, rng.Uint64() & clamp1}
-		}
-		if trial%2 == 0 {
-			st.h = hs[trial/2%len(hs)]
-		} else {
-			st.h = [3]uint64{rng.Uint64(), rng.Uint64(), rng.Uint64N(8)}
-		}
-		for i := range msg {
-			msg[i] = byte(rng.Uint32())
-		}
-		if trial%5 == 0 {
-			for i := range msg {
-				msg[i] = 0xFF
-			}
-		}
+		st := twinCase(rng, trial, rs, msg)
 		blocks := trial % 100
 		n := 16*blocks + rng.IntN(16) // a partial block at the end is ignored
 		full := trial%7 != 0

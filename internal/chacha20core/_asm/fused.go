@@ -305,7 +305,6 @@ func genFused() {
 		n: AllocLocal(8), rounds: AllocLocal(8),
 		r: AllocLocal(24), s1: AllocLocal(8), pow: AllocLocal(24), hC: AllocLocal(24),
 	}
-	z := zreg
 
 	Load(Param("src").Len(), RCX)
 	SHRQ(U8(10), RCX)
@@ -364,20 +363,8 @@ func genFused() {
 			MOVQ(Mem{Base: RAX, Disp: 8 * j}, chains[0].h[j])
 		}
 	}
-	firstDiag := func() []func() {
-		locs := pre
-		for _, w := range columns[0] {
-			locs[w] = z(w)
-		}
-		return locs.qrOps(diagonals[:])
-	}
-	dr := func() []func() {
-		l := new(wordLocs)
-		for w := range l {
-			l[w] = z(w)
-		}
-		return append(l.qrOps(columns[:]), l.qrOps(diagonals[:])...)
-	}
+	firstDiag := func() []func() { return firstDiagOps(pre) }
+	dr := zmmDROps
 	// Two blocks of each chain per double round, then the MAC pointer
 	// moves on by 32.
 	step := 16 * perDR[0]

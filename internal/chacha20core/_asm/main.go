@@ -441,6 +441,27 @@ func precomputeColumns() wordLocs {
 	return pre
 }
 
+// firstDiagOps returns the operations of the first diagonal round of a
+// 16-lane batch: words of column 0 in Z0, Z4, Z8, Z12, the others where
+// precomputeColumns left them.
+func firstDiagOps(pre wordLocs) []func() {
+	locs := pre
+	for _, w := range columns[0] {
+		locs[w] = zreg(w)
+	}
+	return locs.qrOps(diagonals[:])
+}
+
+// zmmDROps returns the operations of one double round of a 16-lane batch,
+// state word w in Zw.
+func zmmDROps() []func() {
+	l := new(wordLocs)
+	for w := range l {
+		l[w] = zreg(w)
+	}
+	return append(l.qrOps(columns[:]), l.qrOps(diagonals[:])...)
+}
+
 // vecColumn0 emits column 0 of the first column round of a transposed
 // batch (the only quarter round of that round that involves the counter)
 // from the State in memory.
@@ -523,7 +544,6 @@ func genAVX512() {
 		"17 blocks per batch (16 in vector registers, 1 in general-purpose registers).")
 	prologue()
 	const L, T = 16, 8
-	z := zreg
 
 	CMPQ(rN, U32(T))
 	JBE(LabelRef("small"))
@@ -536,22 +556,8 @@ func genAVX512() {
 	// memory (the State and sigma) by the additions themselves.
 	Comment("First column round of columns 1-3, the same for every block.")
 	pre := precomputeColumns()
-	// firstDiag returns the operations of the first diagonal round, which
-	// reads the precomputed words.
-	firstDiag := func() []func() {
-		locs := pre
-		for _, w := range columns[0] {
-			locs[w] = z(w)
-		}
-		return locs.qrOps(diagonals[:])
-	}
-	dr := func() []func() {
-		l := new(wordLocs)
-		for w := range l {
-			l[w] = z(w)
-		}
-		return append(l.qrOps(columns[:]), l.qrOps(diagonals[:])...)
-	}
+	firstDiag := func() []func() { return firstDiagOps(pre) }
+	dr := zmmDROps
 
 	// The vector units bound the 16-lane batch (Zen 5 issues two 512-bit
 	// operations per cycle); the integer units are idle. While at least 17
