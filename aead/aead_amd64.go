@@ -46,3 +46,36 @@ func xorAndMAC(s *chacha20core.State, p *poly1305.MAC, dst, src, mac []byte, lag
 	h, r := p.Accumulator()
 	chacha20core.XORAndMAC(useStitchedAVX512, s, dst, src, mac, lag, h, r)
 }
+
+// sealMid and openMid run a mid-size stitched path when one applies (the
+// keystream of the Poly1305 key block computed in the kernel's first batch,
+// the MAC on the integer units during the batches after it): AVX-512 in
+// mid_avx512_amd64.go, AVX2 in mid_avx2_amd64.go. They report whether they
+// did the work; like the long stitched loops they run only while ChaCha20
+// and Poly1305 use their default paths. openMid returns open's results and
+// done; s is wiped by the caller of sealMid and by openMid when done.
+func sealMid(t *[Overhead]byte, s *chacha20core.State, ciphertext, plaintext, ad []byte) bool {
+	if !chacha20core.DefaultPath() || !poly1305.DefaultPath() {
+		return false
+	}
+	if useStitchedAVX512 {
+		return sealMidAVX512(t, s, ciphertext, plaintext, ad)
+	}
+	if useStitchedAVX2 {
+		return sealMidAVX2(t, s, ciphertext, plaintext, ad)
+	}
+	return false
+}
+
+func openMid(s *chacha20core.State, ret, out, ciphertext, ad, tag []byte) ([]byte, error, bool) {
+	if !chacha20core.DefaultPath() || !poly1305.DefaultPath() {
+		return nil, nil, false
+	}
+	if useStitchedAVX512 {
+		return openMidAVX512(s, ret, out, ciphertext, ad, tag)
+	}
+	if useStitchedAVX2 {
+		return openMidAVX2(s, ret, out, ciphertext, ad, tag)
+	}
+	return nil, nil, false
+}

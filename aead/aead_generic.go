@@ -50,6 +50,8 @@ func seal(key *[KeySize]byte, nonce *[NonceSize]byte, dst, plaintext, ad []byte)
 		copy(ciphertext, buf[chacha20core.BlockSize:])
 		poly1305.SumAEAD(&t, (*[32]byte)(buf[:32]), ad, ciphertext)
 		runtimehooks.Memclr(buf[:n])
+	} else if sealMid(&t, &s, ciphertext, plaintext, ad) {
+		// A mid-size stitched path (amd64) did it.
 	} else if b := stitchedBatches(len(plaintext), true); b > 0 {
 		sealStitched(&t, &s, b, ciphertext, plaintext, ad)
 	} else {
@@ -105,6 +107,9 @@ func open(key *[KeySize]byte, nonce *[NonceSize]byte, dst, ciphertext, ad []byte
 		return ret, nil
 	}
 
+	if r, err, done := openMid(&s, ret, out, ciphertext, ad, tag); done {
+		return r, err
+	}
 	if b := stitchedBatches(len(ciphertext), false); b > 0 {
 		return openStitched(&s, b, ret, out, ciphertext, ad, tag)
 	}

@@ -95,6 +95,8 @@ func main() {
 	genSSSE3()
 	genFused()
 	genFusedAVX2()
+	genMidAVX512()
+	genMidAVX2()
 	Generate()
 }
 
