@@ -166,7 +166,7 @@ func (c *chacha20poly1305) Seal(dst, nonce, plaintext, additionalData []byte) []
 	if uint64(len(plaintext)) > maxPlaintext {
 		panic("chacha20poly1305: plaintext too large")
 	}
-	return seal(c.get(), (*[NonceSize]byte)(nonce), dst, plaintext, additionalData)
+	return seal(c.get(), nonce, dst, plaintext, additionalData)
 }
 
 func (c *chacha20poly1305) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
@@ -179,7 +179,7 @@ func (c *chacha20poly1305) Open(dst, nonce, ciphertext, additionalData []byte) (
 	if uint64(len(ciphertext)) > maxCiphertext {
 		panic("chacha20poly1305: ciphertext too large")
 	}
-	return open(c.get(), (*[NonceSize]byte)(nonce), dst, ciphertext, additionalData)
+	return open(c.get(), nonce, dst, ciphertext, additionalData)
 }
 
 func (x *xchacha20poly1305) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
@@ -191,12 +191,7 @@ func (x *xchacha20poly1305) Seal(dst, nonce, plaintext, additionalData []byte) [
 	if uint64(len(plaintext)) > maxPlaintext {
 		panic("chacha20poly1305: plaintext too large")
 	}
-	var subkey [KeySize]byte
-	var n [NonceSize]byte
-	deriveX(&subkey, &n, x.get(), nonce)
-	ret := seal(&subkey, &n, dst, plaintext, additionalData)
-	runtimehooks.Memclr(subkey[:])
-	return ret
+	return seal(x.get(), nonce, dst, plaintext, additionalData)
 }
 
 func (x *xchacha20poly1305) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
@@ -209,10 +204,5 @@ func (x *xchacha20poly1305) Open(dst, nonce, ciphertext, additionalData []byte) 
 	if uint64(len(ciphertext)) > maxCiphertext {
 		panic("chacha20poly1305: ciphertext too large")
 	}
-	var subkey [KeySize]byte
-	var n [NonceSize]byte
-	deriveX(&subkey, &n, x.get(), nonce)
-	ret, err := open(&subkey, &n, dst, ciphertext, additionalData)
-	runtimehooks.Memclr(subkey[:])
-	return ret, err
+	return open(x.get(), nonce, dst, ciphertext, additionalData)
 }

@@ -19,6 +19,10 @@ var (
 	useStitchedAVX2   = chacha20core.StitchedAVX2Available()
 )
 
+// smallOK: the one-call kernel of messages up to 64 bytes
+// (chacha20core.SealSmall) runs under the AVX512Stitched toggle too.
+var smallOK = chacha20core.SmallAEADAvailable()
+
 func init() {
 	impl.Register("aead", "AVX512Stitched", &useStitchedAVX512)
 	impl.Register("aead", "AVX2Stitched", &useStitchedAVX2)
@@ -78,4 +82,34 @@ func openMid(s *chacha20core.State, ret, out, ciphertext, ad, tag []byte) ([]byt
 		return openMidAVX2(s, ret, out, ciphertext, ad, tag)
 	}
 	return nil, nil, false
+}
+
+// sealSmall and openSmall run the one-call kernel of messages of at most 64
+// bytes (chacha20core.SealSmall, OpenSmall: key block, encryption and MAC in
+// one call, from key and nonce directly) under the same conditions as the
+// AVX-512 stitched loop. They report whether they did the work; openSmall
+// returns open's results and done. openSmall compares the tag in the
+// kernel, which writes nothing to out unless it matches; out is then
+// cleared, as x/crypto clears it.
+func sealSmall(key *[KeySize]byte, nonce []byte, ciphertext, tag, plaintext, ad []byte) bool {
+	if !smallOK || !useStitchedAVX512 || len(plaintext) > chacha20core.SmallAEADMax ||
+		len(ad) > chacha20core.SmallADMax || !chacha20core.DefaultPath() || !poly1305.DefaultPath() {
+		return false
+	}
+	chacha20core.SealSmall(key, nonce, (*[Overhead]byte)(tag), ciphertext, plaintext, ad)
+	return true
+}
+
+func openSmall(key *[KeySize]byte, nonce []byte, ret, out, ciphertext, ad, tag []byte) ([]byte, error, bool) {
+	if !smallOK || !useStitchedAVX512 || len(ciphertext) > chacha20core.SmallAEADMax ||
+		len(ad) > chacha20core.SmallADMax || !chacha20core.DefaultPath() || !poly1305.DefaultPath() {
+		return nil, nil, false
+	}
+	// out overlaps ciphertext exactly or not at all and ends before the tag:
+	// the kernel reads the tag and the ciphertext before it writes out.
+	if !chacha20core.OpenSmall(key, nonce, out, ciphertext, (*[Overhead]byte)(tag), ad) {
+		clear(out)
+		return nil, errOpen, true
+	}
+	return ret, nil, true
 }

@@ -11,14 +11,6 @@ import (
 	xsubtle "github.com/chachakit/chachakit/subtle"
 )
 
-// deriveX computes the XChaCha20 subkey and the 12-byte ChaCha20 nonce for a
-// 24-byte XChaCha20 nonce (draft-irtf-cfrg-xchacha-03, Section 2.3).
-func deriveX(subkey *[KeySize]byte, n *[NonceSize]byte, key *[KeySize]byte, nonce []byte) {
-	chacha20core.HChaCha20(subkey, key, (*[16]byte)(nonce))
-	*n = [NonceSize]byte{}
-	copy(n[4:], nonce[16:NonceSizeX])
-}
-
 // smallMax is the longest message whose keystream is generated in the same
 // call as the Poly1305 key block: one keystream call instead of two makes
 // short messages (QUIC packets' headers, TLS alerts, 64-byte messages) pay
@@ -27,8 +19,10 @@ const smallMax = 7 * chacha20core.BlockSize
 
 // seal is the construction of RFC 8439, Section 2.8: block 0 of the keystream
 // keys Poly1305, blocks 1 onwards encrypt the plaintext, and the tag covers the
-// padded additional data, the padded ciphertext and both lengths.
-func seal(key *[KeySize]byte, nonce *[NonceSize]byte, dst, plaintext, ad []byte) []byte {
+// padded additional data, the padded ciphertext and both lengths. A 24-byte
+// nonce is XChaCha20's (draft-irtf-cfrg-xchacha-03, Section 2.3: the key
+// becomes HChaCha20's subkey, State.InitFrom).
+func seal(key *[KeySize]byte, nonce []byte, dst, plaintext, ad []byte) []byte {
 	ret, out := alias.SliceForAppend(dst, len(plaintext)+Overhead)
 	ciphertext, tag := out[:len(plaintext)], out[len(plaintext):]
 	if alias.InexactOverlap(out, plaintext) {
@@ -38,8 +32,13 @@ func seal(key *[KeySize]byte, nonce *[NonceSize]byte, dst, plaintext, ad []byte)
 		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
 	}
 
+	if sealSmall(key, nonce, ciphertext, tag, plaintext, ad) {
+		// One kernel call did it all (amd64 with AVX-512, up to 64 bytes).
+		return ret
+	}
+
 	var s chacha20core.State
-	s.Init(key, nonce, 0)
+	s.InitFrom(key[:], nonce)
 	var t [Overhead]byte
 	if len(plaintext) <= smallMax {
 		// Block 0 and the message blocks in one call, in a buffer.
@@ -72,7 +71,7 @@ func seal(key *[KeySize]byte, nonce *[NonceSize]byte, dst, plaintext, ad []byte)
 // whole 1 KiB batches are decrypted in the same pass as their MAC, and the
 // plaintext written is zeroed if the tag does not verify. Either way dst's
 // new region is all zeros on failure, as x/crypto's is.
-func open(key *[KeySize]byte, nonce *[NonceSize]byte, dst, ciphertext, ad []byte) ([]byte, error) {
+func open(key *[KeySize]byte, nonce []byte, dst, ciphertext, ad []byte) ([]byte, error) {
 	tag := ciphertext[len(ciphertext)-Overhead:]
 	ciphertext = ciphertext[:len(ciphertext)-Overhead]
 
@@ -84,8 +83,12 @@ func open(key *[KeySize]byte, nonce *[NonceSize]byte, dst, ciphertext, ad []byte
 		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
 	}
 
+	if r, err, done := openSmall(key, nonce, ret, out, ciphertext, ad, tag); done {
+		return r, err
+	}
+
 	var s chacha20core.State
-	s.Init(key, nonce, 0)
+	s.InitFrom(key[:], nonce)
 	var want [Overhead]byte
 	if len(ciphertext) <= smallMax {
 		// The keystream of block 0 and the message blocks in one call;

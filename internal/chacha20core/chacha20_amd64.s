@@ -9229,3 +9229,294 @@ mac2_done:
 
 mac2_ret:
 	RET
+
+// func aeadSmallAVX512(key *[32]byte, nonce []byte, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
+TEXT ·aeadSmallAVX512(SB), NOSPLIT, $192-128
+	MOVQ key+0(FP), AX
+	MOVQ nonce_base+8(FP), BX
+	MOVQ dst_base+32(FP), DI
+	MOVQ src_base+56(FP), SI
+	MOVQ src_len+64(FP), CX
+
+	// Blocks 0 (low lanes) and 1 (high lanes), row layout; the last row is
+	// the counter and the nonce: the nonce's 12 bytes loaded under a mask and
+	// shifted up by the counter's 4.
+	VBROADCASTI128 sigma<>+0(SB), Y8
+	VBROADCASTI128 (AX), Y9
+	VBROADCASTI128 16(AX), Y10
+	MOVQ           nonce_len+16(FP), DX
+	CMPQ           DX, $0x18
+	JEQ            small_x
+	MOVL           $0x00000fff, DX
+	KMOVW          DX, K3
+	VMOVDQU8.Z     (BX), K3, X11
+	VPSLLDQ        $0x04, X11, X11
+	JMP            small_row3
+
+	// XChaCha20: HChaCha20 (20 rounds, no feed-forward) of key and nonce[0:16];
+	// rows 0 and 3 are the subkey, nonce[16:24] the end of the last row.
+small_x:
+	VBROADCASTI128 (BX), Y11
+	VMOVDQA        Y8, Y0
+	VMOVDQA        Y9, Y1
+	VMOVDQA        Y10, Y2
+	VMOVDQA        Y11, Y3
+	MOVL           $0x0000000a, R13
+
+small_hrounds:
+	VPROLD     $0x10, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x10, Y0, Y14
+	VPSRLD     $0x10, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x0c, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x0c, Y2, Y14
+	VPSRLD     $0x14, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPROLD     $0x08, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x08, Y0, Y14
+	VPSRLD     $0x18, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x07, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x07, Y2, Y14
+	VPSRLD     $0x19, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPSHUFD    $0x93, Y0, Y0
+	VPSHUFD    $0x39, Y2, Y2
+	VPSHUFD    $0x4e, Y3, Y3
+	VPROLD     $0x10, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x10, Y0, Y14
+	VPSRLD     $0x10, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x0c, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x0c, Y2, Y14
+	VPSRLD     $0x14, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPROLD     $0x08, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x08, Y0, Y14
+	VPSRLD     $0x18, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x07, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x07, Y2, Y14
+	VPSRLD     $0x19, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPSHUFD    $0x39, Y0, Y0
+	VPSHUFD    $0x93, Y2, Y2
+	VPSHUFD    $0x4e, Y3, Y3
+	DECL       R13
+	JNZ        small_hrounds
+	VMOVDQA    Y0, Y9
+	VMOVDQA    Y3, Y10
+	VMOVQ      16(BX), X11
+	VPSLLDQ    $0x08, X11, X11
+
+small_row3:
+	VINSERTI128 $0x01, X11, Y11, Y11
+	VPADDD      rowLanes<>+0(SB), Y11, Y11
+
+	// Off the chain: ad, zero-padded, to buf[0:64]; the masks of
+	// len(src) bytes in K1 and len(ad) bytes in K2.
+	LEAQ       48(SP), R14
+	MOVQ       ad_base+80(FP), BX
+	MOVQ       ad_len+88(FP), DX
+	MOVQ       $-1, AX
+	BZHIQ      CX, AX, AX
+	KMOVQ      AX, K1
+	MOVQ       $-1, AX
+	BZHIQ      DX, AX, AX
+	KMOVQ      AX, K2
+	VMOVDQU8.Z (BX), K2, Z16
+	VMOVDQU64  Z16, (R14)
+	VMOVDQA    Y8, Y0
+	VMOVDQA    Y9, Y1
+	VMOVDQA    Y10, Y2
+	VMOVDQA    Y11, Y3
+	MOVL       $0x0000000a, R13
+
+small_rounds:
+	VPROLD     $0x10, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x10, Y0, Y14
+	VPSRLD     $0x10, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x0c, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x0c, Y2, Y14
+	VPSRLD     $0x14, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPROLD     $0x08, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x08, Y0, Y14
+	VPSRLD     $0x18, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x07, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x07, Y2, Y14
+	VPSRLD     $0x19, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPSHUFD    $0x93, Y0, Y0
+	VPSHUFD    $0x39, Y2, Y2
+	VPSHUFD    $0x4e, Y3, Y3
+	VPROLD     $0x10, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x10, Y0, Y14
+	VPSRLD     $0x10, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x0c, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x0c, Y2, Y14
+	VPSRLD     $0x14, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPROLD     $0x08, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x08, Y0, Y14
+	VPSRLD     $0x18, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x07, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x07, Y2, Y14
+	VPSRLD     $0x19, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPSHUFD    $0x39, Y0, Y0
+	VPSHUFD    $0x93, Y2, Y2
+	VPSHUFD    $0x4e, Y3, Y3
+	DECL       R13
+	JNZ        small_rounds
+	VPADDD     Y8, Y0, Y0
+	VPADDD     Y9, Y1, Y1
+	VPADDD     Y10, Y2, Y2
+	VPADDD     Y11, Y3, Y3
+
+	// r = block 0's bytes 0-15, clamped; s = bytes 16-31; s1 = r1 + r1>>2.
+	VMOVQ   X0, R8
+	VPEXTRQ $0x01, X0, R9
+	MOVQ    $0x0ffffffc0fffffff, AX
+	ANDQ    AX, R8
+	MOVQ    $0x0ffffffc0ffffffc, AX
+	ANDQ    AX, R9
+	MOVQ    R8, (SP)
+	MOVQ    R9, 8(SP)
+	MOVQ    R9, AX
+	SHRQ    $0x02, AX
+	ADDQ    R9, AX
+	MOVQ    AX, 24(SP)
+	VMOVDQU X1, 32(SP)
+
+	// Block 1 as 64 bytes in Z4; dst = src ^ Z4 under K1.
+	VPERM2I128   $0x31, Y1, Y0, Y4
+	VPERM2I128   $0x31, Y3, Y2, Y5
+	VINSERTI64X4 $0x01, Y5, Z4, Z4
+	VMOVDQU8.Z   (SI), K1, Z5
+	VPXORQ       Z4, Z5, Z6
+
+	// The ciphertext (Z6 under K1 for Seal, Z5 for Open) at buf[pa:], pa =
+	// len(ad) rounded up to 16, then the lengths at buf[pa+pc:], pc = len(src)
+	// rounded up to 16.
+	MOVQ       open+112(FP), AX
+	TESTQ      AX, AX
+	JNZ        small_ct
+	VMOVDQU8.Z Z6, K1, Z5
+
+small_ct:
+	LEAQ      15(DX), AX
+	ANDQ      $-16, AX
+	VMOVDQU64 Z5, (R14)(AX*1)
+	LEAQ      15(CX), BX
+	ANDQ      $-16, BX
+	ADDQ      AX, BX
+	MOVQ      DX, (R14)(BX*1)
+	MOVQ      CX, 8(R14)(BX*1)
+	LEAQ      16(BX), R15
+	SHRQ      $0x04, R15
+
+	// Poly1305 of buf's (pa+pc)/16 + 1 blocks: h = (h + m)·r per block.
+	XORL R8, R8
+	XORL R9, R9
+	XORL R12, R12
+
+small_blocks:
+	ADDQ  (R14), R8
+	ADCQ  8(R14), R9
+	ADCQ  $0x01, R12
+	MOVQ  R8, DX
+	MULXQ (SP), AX, BX
+	MULXQ 8(SP), R8, R10
+	MOVQ  R9, DX
+	MULXQ 24(SP), R11, R9
+	ADDQ  R11, AX
+	ADCQ  R9, BX
+	MULXQ (SP), R11, R9
+	ADDQ  R11, R8
+	ADCQ  R9, R10
+	MOVQ  R12, R11
+	IMULQ 24(SP), R11
+	IMULQ (SP), R12
+	ADDQ  R11, R8
+	ADCQ  $0x00, R10
+	ADDQ  BX, R8
+	ADCQ  R12, R10
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R10, R12
+	SHRQ  $0x02, R10
+	ANDQ  $0x03, R12
+	LEAQ  (R10)(R10*4), R10
+	ADDQ  R10, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R12
+	ADDQ  $0x10, R14
+	DECQ  R15
+	JNZ   small_blocks
+
+	// tag = (h mod 2^130-5) + s mod 2^128: h < 2p here, so subtract p once
+	// if that does not borrow (CMOV: no branch on h).
+	MOVQ    R8, AX
+	MOVQ    R9, BX
+	MOVQ    R12, CX
+	SUBQ    $-5, AX
+	SBBQ    $-1, BX
+	SBBQ    $0x03, CX
+	CMOVQCC AX, R8
+	CMOVQCC BX, R9
+	ADDQ    32(SP), R8
+	ADCQ    40(SP), R9
+	MOVQ    tag+104(FP), AX
+	MOVQ    open+112(FP), BX
+	TESTQ   BX, BX
+	JNZ     small_verify
+	MOVQ    R8, (AX)
+	MOVQ    R9, 8(AX)
+	JMP     small_store
+
+small_verify:
+	XORQ (AX), R8
+	XORQ 8(AX), R9
+	ORQ  R8, R9
+	MOVQ $0x00000000, BX
+	JNZ  small_done
+
+small_store:
+	VMOVDQU8 Z6, K1, (DI)
+	MOVQ     $0x00000001, BX
+
+small_done:
+	MOVQ BX, ok+120(FP)
+
+	// Clear r, s1 and s from the frame and the vector registers.
+	XORL   AX, AX
+	MOVQ   AX, (SP)
+	MOVQ   AX, 8(SP)
+	MOVQ   AX, 24(SP)
+	MOVQ   AX, 32(SP)
+	MOVQ   AX, 40(SP)
+	VPXORD Z16, Z16, Z16
+	VZEROALL
+	RET

@@ -97,6 +97,7 @@ func main() {
 	genFusedAVX2()
 	genMidAVX512()
 	genMidAVX2()
+	genSmall()
 	Generate()
 }
 

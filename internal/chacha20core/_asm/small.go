@@ -1,0 +1,224 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// ---------------------------------------------------------------------------
+// The AEAD of a short message in one call (AVX-512)
+//
+//	func aeadSmallAVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
+//
+// For messages of at most 64 bytes the AEAD is one ChaCha20 block pair and a
+// few Poly1305 blocks, and every step is on one dependency chain: block 0's
+// 20 rounds (about 240 cycles on Zen 5 in the row layout of rowAVX512), then
+// r and s, then the MAC of the padded additional data, the ciphertext and
+// the lengths (about 13 cycles per 16 bytes), then the tag. Separate calls
+// for the keystream and the MAC (a 64-byte Seal: XORBlocks, SumAEAD) added
+// some 30 ns of buffer copies, clears and call set-up around that chain
+// (bench/README.md); this function does the whole chain in one call, for
+// len(src) <= 64 and len(ad) <= 64:
+//
+//  1. Blocks 0 and 1 in one ymm row set (qrLowLatency): block 0 in the
+//     low 128-bit lanes, block 1 in the high ones. The rows come from key
+//     and nonce themselves: a State filled word by word just before would
+//     make the first 16-byte loads wait for four 4-byte stores to reach the
+//     cache (no store-to-load forwarding across stores), at the head of the
+//     chain. A 24-byte nonce is XChaCha20's (draft-irtf-cfrg-xchacha-03):
+//     HChaCha20 of key and its first 16 bytes runs first, in the same
+//     registers, and its output rows become the key rows, with the last 8
+//     nonce bytes after 8 zero bytes as the last row.
+//  2. r (clamped) and s from block 0 (RFC 8439, Section 2.6).
+//  3. src XORed with block 1, src and ad loaded through byte masks
+//     (AVX-512BW masked loads neither read nor fault on the bytes past a
+//     slice's end).
+//  4. The MAC input laid out in a 144-byte frame buffer: ad and the
+//     ciphertext (Seal: the result; Open: src), each zero-padded by its
+//     masked load and stored whole (a masked store could not forward its
+//     data to the MAC's loads), then the two lengths.
+//  5. The MAC, whole 16-byte blocks with the 2^128 bit, through the scalar
+//     Poly1305 block step of the stitched loops (polyBlockOps), and the tag
+//     (h mod p) + s (RFC 8439, Section 2.5.1).
+//  6. Seal: the ciphertext to dst and the tag to tag, ok = 1. Open: the
+//     computed tag compared with tag (XOR and OR of its two words, no
+//     early exit); only if they are equal is the plaintext stored to dst,
+//     ok = 1; otherwise dst is not touched, ok = 0.
+//
+// The frame's copies of r and s and the vector registers are cleared before
+// returning; the frame buffer holds only ad and the ciphertext.
+
+func genSmall() {
+	TEXT("aeadSmallAVX512", NOSPLIT, "func(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)")
+	Doc("aeadSmallAVX512 seals (open == 0) or opens a message of at most 64 bytes",
+		"with at most 64 bytes of additional data in one call: see _asm/small.go.")
+	f := fusedFrame{r: AllocLocal(24), s1: AllocLocal(8)}
+	sKey := AllocLocal(16)
+	buf := AllocLocal(144)
+
+	Load(Param("key"), RAX)
+	Load(Param("nonce").Base(), RBX)
+	Load(Param("dst").Base(), rDst)
+	Load(Param("src").Base(), rSrc)
+	Load(Param("src").Len(), RCX)
+
+	Comment("Blocks 0 (low lanes) and 1 (high lanes), row layout; the last row is",
+		"the counter and the nonce: the nonce's 12 bytes loaded under a mask and",
+		"shifted up by the counter's 4.")
+	VBROADCASTI128(sigma, Y8)
+	VBROADCASTI128(Mem{Base: RAX}, Y9)
+	VBROADCASTI128(Mem{Base: RAX, Disp: 16}, Y10)
+	q := quad{Y0, Y1, Y2, Y3}
+	tmp := [][2]VecPhysical{{Y13, Y14}}
+	doubleRounds := func(name string) {
+		for j, r := range []VecPhysical{Y8, Y9, Y10, Y11} {
+			VMOVDQA(r, q[j])
+		}
+		MOVL(U32(10), R13L)
+		Label(name)
+		qrLowLatency([]quad{q}, tmp)
+		VPSHUFD(U8(0x93), Y0, Y0)
+		VPSHUFD(U8(0x39), Y2, Y2)
+		VPSHUFD(U8(0x4e), Y3, Y3)
+		qrLowLatency([]quad{q}, tmp)
+		VPSHUFD(U8(0x39), Y0, Y0)
+		VPSHUFD(U8(0x93), Y2, Y2)
+		VPSHUFD(U8(0x4e), Y3, Y3)
+		DECL(R13L)
+		JNZ(LabelRef(name))
+	}
+	Load(Param("nonce").Len(), RDX)
+	CMPQ(RDX, U8(24))
+	JEQ(LabelRef("small_x"))
+	MOVL(U32(0xfff), EDX)
+	KMOVW(EDX, K3)
+	VMOVDQU8_Z(Mem{Base: RBX}, K3, X11)
+	VPSLLDQ(U8(4), X11, X11)
+	JMP(LabelRef("small_row3"))
+
+	Comment("XChaCha20: HChaCha20 (20 rounds, no feed-forward) of key and nonce[0:16];",
+		"rows 0 and 3 are the subkey, nonce[16:24] the end of the last row.")
+	Label("small_x")
+	VBROADCASTI128(Mem{Base: RBX}, Y11)
+	doubleRounds("small_hrounds")
+	VMOVDQA(Y0, Y9)
+	VMOVDQA(Y3, Y10)
+	VMOVQ(Mem{Base: RBX, Disp: 16}, X11)
+	VPSLLDQ(U8(8), X11, X11)
+
+	Label("small_row3")
+	VINSERTI128(U8(1), X11, Y11, Y11)
+	VPADDD(rowLanes, Y11, Y11)
+
+	Comment("Off the chain: ad, zero-padded, to buf[0:64]; the masks of",
+		"len(src) bytes in K1 and len(ad) bytes in K2.")
+	LEAQ(buf, R14)
+	Load(Param("ad").Base(), RBX)
+	Load(Param("ad").Len(), RDX)
+	MOVQ(I32(-1), RAX)
+	BZHIQ(RCX, RAX, RAX)
+	KMOVQ(RAX, K1)
+	MOVQ(I32(-1), RAX)
+	BZHIQ(RDX, RAX, RAX)
+	KMOVQ(RAX, K2)
+	VMOVDQU8_Z(Mem{Base: RBX}, K2, Z16)
+	VMOVDQU64(Z16, Mem{Base: R14})
+
+	doubleRounds("small_rounds")
+	for j, r := range []VecPhysical{Y8, Y9, Y10, Y11} {
+		VPADDD(r, q[j], q[j])
+	}
+
+	Comment("r = block 0's bytes 0-15, clamped; s = bytes 16-31; s1 = r1 + r1>>2.")
+	VMOVQ(X0, R8)
+	VPEXTRQ(U8(1), X0, R9)
+	MOVQ(U64(0x0FFFFFFC0FFFFFFF), RAX)
+	ANDQ(RAX, R8)
+	MOVQ(U64(0x0FFFFFFC0FFFFFFC), RAX)
+	ANDQ(RAX, R9)
+	MOVQ(R8, f.r)
+	MOVQ(R9, f.r.Offset(8))
+	MOVQ(R9, RAX)
+	SHRQ(U8(2), RAX)
+	ADDQ(R9, RAX)
+	MOVQ(RAX, f.s1)
+	VMOVDQU(X1, sKey)
+
+	Comment("Block 1 as 64 bytes in Z4; dst = src ^ Z4 under K1.")
+	VPERM2I128(U8(0x31), Y1, Y0, Y4)
+	VPERM2I128(U8(0x31), Y3, Y2, Y5)
+	VINSERTI64X4(U8(1), Y5, Z4, Z4)
+	VMOVDQU8_Z(Mem{Base: rSrc}, K1, Z5)
+	VPXORQ(Z4, Z5, Z6)
+
+	Comment("The ciphertext (Z6 under K1 for Seal, Z5 for Open) at buf[pa:], pa =",
+		"len(ad) rounded up to 16, then the lengths at buf[pa+pc:], pc = len(src)",
+		"rounded up to 16.")
+	Load(Param("open"), RAX)
+	TESTQ(RAX, RAX)
+	JNZ(LabelRef("small_ct"))
+	VMOVDQU8_Z(Z6, K1, Z5)
+	Label("small_ct")
+	LEAQ(Mem{Base: RDX, Disp: 15}, RAX)
+	ANDQ(I8(-16), RAX)
+	VMOVDQU64(Z5, Mem{Base: R14, Index: RAX, Scale: 1})
+	LEAQ(Mem{Base: RCX, Disp: 15}, RBX)
+	ANDQ(I8(-16), RBX)
+	ADDQ(RAX, RBX)
+	MOVQ(RDX, Mem{Base: R14, Index: RBX, Scale: 1})
+	MOVQ(RCX, Mem{Base: R14, Index: RBX, Scale: 1, Disp: 8})
+	LEAQ(Mem{Base: RBX, Disp: 16}, R15)
+	SHRQ(U8(4), R15)
+
+	Comment("Poly1305 of buf's (pa+pc)/16 + 1 blocks: h = (h + m)·r per block.")
+	h := [3]GPPhysical{R8, R9, R12}
+	for _, r := range h {
+		XORL(r.As32(), r.As32())
+	}
+	Label("small_blocks")
+	run(polyBlockOps(f, [4]GPPhysical{RAX, RBX, R10, R11}, R14, h, 0))
+	ADDQ(U8(16), R14)
+	DECQ(R15)
+	JNZ(LabelRef("small_blocks"))
+
+	Comment("tag = (h mod 2^130-5) + s mod 2^128: h < 2p here, so subtract p once",
+		"if that does not borrow (CMOV: no branch on h).")
+	MOVQ(h[0], RAX)
+	MOVQ(h[1], RBX)
+	MOVQ(h[2], RCX)
+	SUBQ(I8(-5), RAX)
+	SBBQ(I8(-1), RBX)
+	SBBQ(U8(3), RCX)
+	CMOVQCC(RAX, h[0])
+	CMOVQCC(RBX, h[1])
+	ADDQ(sKey, h[0])
+	ADCQ(sKey.Offset(8), h[1])
+	Load(Param("tag"), RAX)
+	Load(Param("open"), RBX)
+	TESTQ(RBX, RBX)
+	JNZ(LabelRef("small_verify"))
+	MOVQ(h[0], Mem{Base: RAX})
+	MOVQ(h[1], Mem{Base: RAX, Disp: 8})
+	JMP(LabelRef("small_store"))
+	Label("small_verify")
+	XORQ(Mem{Base: RAX}, h[0])
+	XORQ(Mem{Base: RAX, Disp: 8}, h[1])
+	ORQ(h[0], h[1])
+	MOVQ(U32(0), RBX)
+	JNZ(LabelRef("small_done"))
+	Label("small_store")
+	VMOVDQU8(Z6, K1, Mem{Base: rDst})
+	MOVQ(U32(1), RBX)
+	Label("small_done")
+	Store(RBX, ReturnIndex(0))
+
+	Comment("Clear r, s1 and s from the frame and the vector registers.")
+	XORL(EAX, EAX)
+	for _, m := range []Mem{f.r, f.r.Offset(8), f.s1, sKey, sKey.Offset(8)} {
+		MOVQ(RAX, m)
+	}
+	VPXORD(Z16, Z16, Z16)
+	VZEROALL()
+	RET()
+}

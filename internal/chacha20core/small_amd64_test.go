@@ -1,0 +1,115 @@
+//go:build gc && !purego
+
+package chacha20core
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+
+	"golang.org/x/crypto/chacha20poly1305"
+)
+
+// TestSmallAEAD checks the one-call kernel against x/crypto's
+// ChaCha20-Poly1305 and XChaCha20-Poly1305 at every message length 0..SmallAEADMax, additional
+// data lengths around each padding step up to SmallADMax, source offsets
+// and in place, that nothing past the message is written, and that Open
+// refuses a flipped tag bit, ciphertext bit or additional data bit without
+// writing anything.
+func TestSmallAEAD(t *testing.T) {
+	if !SmallAEADAvailable() {
+		t.Skip("no AVX-512BW/BMI2: SealSmall does not run on this CPU")
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	rnd := func(n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+		return b
+	}
+	adLens := []int{0, 1, 12, 13, 15, 16, 17, 31, 32, 33, 47, 48, 49, SmallADMax - 1, SmallADMax}
+	for k := 0; k < 4; k++ {
+		// ChaCha20-Poly1305, then XChaCha20-Poly1305 (24-byte nonces).
+		key, nonce := (*[32]byte)(rnd(32)), rnd(12)
+		ref, _ := chacha20poly1305.New(key[:])
+		if k%2 == 1 {
+			nonce = rnd(24)
+			ref, _ = chacha20poly1305.NewX(key[:])
+		}
+		for n := 0; n <= SmallAEADMax; n++ {
+			for i, adLen := range adLens {
+				off := (n + i + k) % 8
+				src := rnd(off + n + 64)
+				msg := src[off : off+n]
+				ad := rnd(adLen)
+				want := ref.Seal(nil, nonce, msg, ad)
+				wantCT, wantTag := want[:n], [16]byte(want[n:])
+
+				dst := bytes.Repeat([]byte{0xa5}, n+64)
+				var tag [16]byte
+				SealSmall(key, nonce, &tag, dst[:n], msg, ad)
+				if !bytes.Equal(dst[:n], wantCT) || tag != wantTag {
+					t.Fatalf("n=%d, ad=%d: SealSmall differs from x/crypto", n, adLen)
+				}
+				if bytes.Count(dst[n:], []byte{0xa5}) != 64 {
+					t.Fatalf("n=%d: SealSmall wrote past the message", n)
+				}
+				inPlace := append([]byte(nil), msg...)
+				SealSmall(key, nonce, &tag, inPlace, inPlace, ad)
+				if !bytes.Equal(inPlace, wantCT) || tag != wantTag {
+					t.Fatalf("n=%d, ad=%d: SealSmall in place differs", n, adLen)
+				}
+
+				pt := bytes.Repeat([]byte{0x5a}, n+64)
+				if !OpenSmall(key, nonce, pt[:n], wantCT, &wantTag, ad) {
+					t.Fatalf("n=%d, ad=%d: OpenSmall refuses x/crypto's tag", n, adLen)
+				}
+				if !bytes.Equal(pt[:n], msg) || bytes.Count(pt[n:], []byte{0x5a}) != 64 {
+					t.Fatalf("n=%d, ad=%d: OpenSmall's plaintext differs or it wrote past it", n, adLen)
+				}
+				inPlace = append(inPlace[:0], wantCT...)
+				if !OpenSmall(key, nonce, inPlace, inPlace, &wantTag, ad) || !bytes.Equal(inPlace, msg) {
+					t.Fatalf("n=%d, ad=%d: OpenSmall in place fails", n, adLen)
+				}
+				for bit := 0; bit < 128; bit += 1 + n%7 {
+					bad := wantTag
+					bad[bit/8] ^= 1 << (bit % 8)
+					out := bytes.Repeat([]byte{0x5a}, n)
+					if OpenSmall(key, nonce, out, wantCT, &bad, ad) || bytes.Count(out, []byte{0x5a}) != n {
+						t.Fatalf("n=%d: OpenSmall accepts a tag with bit %d flipped, or writes", n, bit)
+					}
+				}
+				if n > 0 {
+					badCT := append([]byte(nil), wantCT...)
+					badCT[(n*5)%n] ^= 0x80
+					if OpenSmall(key, nonce, make([]byte, n), badCT, &wantTag, ad) {
+						t.Fatalf("n=%d: OpenSmall accepts a changed ciphertext", n)
+					}
+				}
+				if adLen > 0 {
+					badAD := append([]byte(nil), ad...)
+					badAD[adLen-1] ^= 1
+					if OpenSmall(key, nonce, make([]byte, n), wantCT, &wantTag, badAD) {
+						t.Fatalf("n=%d: OpenSmall accepts changed additional data", n)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestSmallAEADAllocs(t *testing.T) {
+	if !SmallAEADAvailable() {
+		t.Skip("no AVX-512BW/BMI2")
+	}
+	var key [32]byte
+	var tag [16]byte
+	nonce, msg, ad := make([]byte, 24), make([]byte, 64), make([]byte, 13)
+	if a := testing.AllocsPerRun(100, func() {
+		SealSmall(&key, nonce[:12], &tag, msg, msg, ad)
+		OpenSmall(&key, nonce, msg, msg, &tag, ad)
+	}); a != 0 {
+		t.Errorf("%v allocations per run", a)
+	}
+}
