@@ -26,3 +26,22 @@ func headBlocks() int {
 	}
 	return HeadBlocks - 1
 }
+
+// BatchBlocks returns the number of blocks in the widest batch of the
+// current path (17 for AVX512: 16 vector lanes and the scalar block; 8 for
+// AVX2; 4 for SSSE3). A call of k·BatchBlocks()+1 blocks ends with one
+// block computed alone in the row layout, which costs what two do
+// (CheapBlocks), so a caller that may need more keystream later
+// (chacha20.Cipher) can stop one block short and take the last block with
+// the next one in one cheap call.
+func BatchBlocks() int {
+	switch {
+	case useAVX512:
+		return HeadBlocks + 1
+	case useAVX2:
+		return 8
+	case useSSSE3:
+		return 4
+	}
+	return 1
+}
