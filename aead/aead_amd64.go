@@ -19,9 +19,12 @@ var (
 	useStitchedAVX2   = chacha20core.StitchedAVX2Available()
 )
 
-// smallOK: the one-call kernel of messages up to 64 bytes
-// (chacha20core.SealSmall) runs under the AVX512Stitched toggle too.
-var smallOK = chacha20core.SmallAEADAvailable()
+// The one-call kernels of messages up to 64 bytes (chacha20core.SealSmall)
+// run under the AVX512Stitched and AVX2Stitched toggles too.
+var (
+	small512OK = chacha20core.SmallAEADAvailable(true)
+	small2OK   = chacha20core.SmallAEADAvailable(false)
+)
 
 func init() {
 	impl.Register("aead", "AVX512Stitched", &useStitchedAVX512)
@@ -92,24 +95,36 @@ func openMid(s *chacha20core.State, ret, out, ciphertext, ad, tag []byte) ([]byt
 // kernel, which writes nothing to out unless it matches; out is then
 // cleared, as x/crypto clears it.
 func sealSmall(key *[KeySize]byte, nonce []byte, ciphertext, tag, plaintext, ad []byte) bool {
-	if !smallOK || !useStitchedAVX512 || len(plaintext) > chacha20core.SmallAEADMax ||
-		len(ad) > chacha20core.SmallADMax || !chacha20core.DefaultPath() || !poly1305.DefaultPath() {
-		return false
+	avx512, ok := smallPath(len(plaintext), ad)
+	if ok {
+		chacha20core.SealSmall(avx512, key, nonce, (*[Overhead]byte)(tag), ciphertext, plaintext, ad)
 	}
-	chacha20core.SealSmall(key, nonce, (*[Overhead]byte)(tag), ciphertext, plaintext, ad)
-	return true
+	return ok
 }
 
 func openSmall(key *[KeySize]byte, nonce []byte, ret, out, ciphertext, ad, tag []byte) ([]byte, error, bool) {
-	if !smallOK || !useStitchedAVX512 || len(ciphertext) > chacha20core.SmallAEADMax ||
-		len(ad) > chacha20core.SmallADMax || !chacha20core.DefaultPath() || !poly1305.DefaultPath() {
+	avx512, ok := smallPath(len(ciphertext), ad)
+	if !ok {
 		return nil, nil, false
 	}
 	// out overlaps ciphertext exactly or not at all and ends before the tag:
 	// the kernel reads the tag and the ciphertext before it writes out.
-	if !chacha20core.OpenSmall(key, nonce, out, ciphertext, (*[Overhead]byte)(tag), ad) {
+	if !chacha20core.OpenSmall(avx512, key, nonce, out, ciphertext, (*[Overhead]byte)(tag), ad) {
 		clear(out)
 		return nil, errOpen, true
 	}
 	return ret, nil, true
+}
+
+// smallPath reports whether a one-call kernel applies to an n-byte message
+// with additional data ad, and which.
+func smallPath(n int, ad []byte) (avx512, ok bool) {
+	if n > chacha20core.SmallAEADMax || len(ad) > chacha20core.SmallADMax ||
+		!chacha20core.DefaultPath() || !poly1305.DefaultPath() {
+		return false, false
+	}
+	if useStitchedAVX512 && small512OK {
+		return true, true
+	}
+	return false, (useStitchedAVX512 || useStitchedAVX2) && small2OK
 }

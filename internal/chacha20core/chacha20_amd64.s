@@ -9230,6 +9230,136 @@ mac2_done:
 mac2_ret:
 	RET
 
+DATA maskTail<>+0(SB)/1, $0xff
+DATA maskTail<>+1(SB)/1, $0xff
+DATA maskTail<>+2(SB)/1, $0xff
+DATA maskTail<>+3(SB)/1, $0xff
+DATA maskTail<>+4(SB)/1, $0xff
+DATA maskTail<>+5(SB)/1, $0xff
+DATA maskTail<>+6(SB)/1, $0xff
+DATA maskTail<>+7(SB)/1, $0xff
+DATA maskTail<>+8(SB)/1, $0xff
+DATA maskTail<>+9(SB)/1, $0xff
+DATA maskTail<>+10(SB)/1, $0xff
+DATA maskTail<>+11(SB)/1, $0xff
+DATA maskTail<>+12(SB)/1, $0xff
+DATA maskTail<>+13(SB)/1, $0xff
+DATA maskTail<>+14(SB)/1, $0xff
+DATA maskTail<>+15(SB)/1, $0xff
+DATA maskTail<>+16(SB)/1, $0xff
+DATA maskTail<>+17(SB)/1, $0xff
+DATA maskTail<>+18(SB)/1, $0xff
+DATA maskTail<>+19(SB)/1, $0xff
+DATA maskTail<>+20(SB)/1, $0xff
+DATA maskTail<>+21(SB)/1, $0xff
+DATA maskTail<>+22(SB)/1, $0xff
+DATA maskTail<>+23(SB)/1, $0xff
+DATA maskTail<>+24(SB)/1, $0xff
+DATA maskTail<>+25(SB)/1, $0xff
+DATA maskTail<>+26(SB)/1, $0xff
+DATA maskTail<>+27(SB)/1, $0xff
+DATA maskTail<>+28(SB)/1, $0xff
+DATA maskTail<>+29(SB)/1, $0xff
+DATA maskTail<>+30(SB)/1, $0xff
+DATA maskTail<>+31(SB)/1, $0xff
+DATA maskTail<>+32(SB)/1, $0xff
+DATA maskTail<>+33(SB)/1, $0xff
+DATA maskTail<>+34(SB)/1, $0xff
+DATA maskTail<>+35(SB)/1, $0xff
+DATA maskTail<>+36(SB)/1, $0xff
+DATA maskTail<>+37(SB)/1, $0xff
+DATA maskTail<>+38(SB)/1, $0xff
+DATA maskTail<>+39(SB)/1, $0xff
+DATA maskTail<>+40(SB)/1, $0xff
+DATA maskTail<>+41(SB)/1, $0xff
+DATA maskTail<>+42(SB)/1, $0xff
+DATA maskTail<>+43(SB)/1, $0xff
+DATA maskTail<>+44(SB)/1, $0xff
+DATA maskTail<>+45(SB)/1, $0xff
+DATA maskTail<>+46(SB)/1, $0xff
+DATA maskTail<>+47(SB)/1, $0xff
+DATA maskTail<>+48(SB)/1, $0xff
+DATA maskTail<>+49(SB)/1, $0xff
+DATA maskTail<>+50(SB)/1, $0xff
+DATA maskTail<>+51(SB)/1, $0xff
+DATA maskTail<>+52(SB)/1, $0xff
+DATA maskTail<>+53(SB)/1, $0xff
+DATA maskTail<>+54(SB)/1, $0xff
+DATA maskTail<>+55(SB)/1, $0xff
+DATA maskTail<>+56(SB)/1, $0xff
+DATA maskTail<>+57(SB)/1, $0xff
+DATA maskTail<>+58(SB)/1, $0xff
+DATA maskTail<>+59(SB)/1, $0xff
+DATA maskTail<>+60(SB)/1, $0xff
+DATA maskTail<>+61(SB)/1, $0xff
+DATA maskTail<>+62(SB)/1, $0xff
+DATA maskTail<>+63(SB)/1, $0xff
+DATA maskTail<>+64(SB)/1, $0x00
+DATA maskTail<>+65(SB)/1, $0x00
+DATA maskTail<>+66(SB)/1, $0x00
+DATA maskTail<>+67(SB)/1, $0x00
+DATA maskTail<>+68(SB)/1, $0x00
+DATA maskTail<>+69(SB)/1, $0x00
+DATA maskTail<>+70(SB)/1, $0x00
+DATA maskTail<>+71(SB)/1, $0x00
+DATA maskTail<>+72(SB)/1, $0x00
+DATA maskTail<>+73(SB)/1, $0x00
+DATA maskTail<>+74(SB)/1, $0x00
+DATA maskTail<>+75(SB)/1, $0x00
+DATA maskTail<>+76(SB)/1, $0x00
+DATA maskTail<>+77(SB)/1, $0x00
+DATA maskTail<>+78(SB)/1, $0x00
+DATA maskTail<>+79(SB)/1, $0x00
+DATA maskTail<>+80(SB)/1, $0x00
+DATA maskTail<>+81(SB)/1, $0x00
+DATA maskTail<>+82(SB)/1, $0x00
+DATA maskTail<>+83(SB)/1, $0x00
+DATA maskTail<>+84(SB)/1, $0x00
+DATA maskTail<>+85(SB)/1, $0x00
+DATA maskTail<>+86(SB)/1, $0x00
+DATA maskTail<>+87(SB)/1, $0x00
+DATA maskTail<>+88(SB)/1, $0x00
+DATA maskTail<>+89(SB)/1, $0x00
+DATA maskTail<>+90(SB)/1, $0x00
+DATA maskTail<>+91(SB)/1, $0x00
+DATA maskTail<>+92(SB)/1, $0x00
+DATA maskTail<>+93(SB)/1, $0x00
+DATA maskTail<>+94(SB)/1, $0x00
+DATA maskTail<>+95(SB)/1, $0x00
+DATA maskTail<>+96(SB)/1, $0x00
+DATA maskTail<>+97(SB)/1, $0x00
+DATA maskTail<>+98(SB)/1, $0x00
+DATA maskTail<>+99(SB)/1, $0x00
+DATA maskTail<>+100(SB)/1, $0x00
+DATA maskTail<>+101(SB)/1, $0x00
+DATA maskTail<>+102(SB)/1, $0x00
+DATA maskTail<>+103(SB)/1, $0x00
+DATA maskTail<>+104(SB)/1, $0x00
+DATA maskTail<>+105(SB)/1, $0x00
+DATA maskTail<>+106(SB)/1, $0x00
+DATA maskTail<>+107(SB)/1, $0x00
+DATA maskTail<>+108(SB)/1, $0x00
+DATA maskTail<>+109(SB)/1, $0x00
+DATA maskTail<>+110(SB)/1, $0x00
+DATA maskTail<>+111(SB)/1, $0x00
+DATA maskTail<>+112(SB)/1, $0x00
+DATA maskTail<>+113(SB)/1, $0x00
+DATA maskTail<>+114(SB)/1, $0x00
+DATA maskTail<>+115(SB)/1, $0x00
+DATA maskTail<>+116(SB)/1, $0x00
+DATA maskTail<>+117(SB)/1, $0x00
+DATA maskTail<>+118(SB)/1, $0x00
+DATA maskTail<>+119(SB)/1, $0x00
+DATA maskTail<>+120(SB)/1, $0x00
+DATA maskTail<>+121(SB)/1, $0x00
+DATA maskTail<>+122(SB)/1, $0x00
+DATA maskTail<>+123(SB)/1, $0x00
+DATA maskTail<>+124(SB)/1, $0x00
+DATA maskTail<>+125(SB)/1, $0x00
+DATA maskTail<>+126(SB)/1, $0x00
+DATA maskTail<>+127(SB)/1, $0x00
+GLOBL maskTail<>(SB), RODATA|NOPTR, $128
+
 // func aeadSmallAVX512(key *[32]byte, nonce []byte, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
 TEXT ·aeadSmallAVX512(SB), NOSPLIT, $192-128
@@ -9247,16 +9377,16 @@ TEXT ·aeadSmallAVX512(SB), NOSPLIT, $192-128
 	VBROADCASTI128 16(AX), Y10
 	MOVQ           nonce_len+16(FP), DX
 	CMPQ           DX, $0x18
-	JEQ            small_x
+	JEQ            small512_x
 	MOVL           $0x00000fff, DX
 	KMOVW          DX, K3
 	VMOVDQU8.Z     (BX), K3, X11
 	VPSLLDQ        $0x04, X11, X11
-	JMP            small_row3
+	JMP            small512_row3
 
 	// XChaCha20: HChaCha20 (20 rounds, no feed-forward) of key and nonce[0:16];
 	// rows 0 and 3 are the subkey, nonce[16:24] the end of the last row.
-small_x:
+small512_x:
 	VBROADCASTI128 (BX), Y11
 	VMOVDQA        Y8, Y0
 	VMOVDQA        Y9, Y1
@@ -9264,7 +9394,7 @@ small_x:
 	VMOVDQA        Y11, Y3
 	MOVL           $0x0000000a, R13
 
-small_hrounds:
+small512_hrounds:
 	VPROLD     $0x10, Y3, Y13
 	VPADDD     Y1, Y0, Y0
 	VPSLLD     $0x10, Y0, Y14
@@ -9312,13 +9442,13 @@ small_hrounds:
 	VPSHUFD    $0x93, Y2, Y2
 	VPSHUFD    $0x4e, Y3, Y3
 	DECL       R13
-	JNZ        small_hrounds
+	JNZ        small512_hrounds
 	VMOVDQA    Y0, Y9
 	VMOVDQA    Y3, Y10
 	VMOVQ      16(BX), X11
 	VPSLLDQ    $0x08, X11, X11
 
-small_row3:
+small512_row3:
 	VINSERTI128 $0x01, X11, Y11, Y11
 	VPADDD      rowLanes<>+0(SB), Y11, Y11
 
@@ -9341,7 +9471,7 @@ small_row3:
 	VMOVDQA    Y11, Y3
 	MOVL       $0x0000000a, R13
 
-small_rounds:
+small512_rounds:
 	VPROLD     $0x10, Y3, Y13
 	VPADDD     Y1, Y0, Y0
 	VPSLLD     $0x10, Y0, Y14
@@ -9389,30 +9519,30 @@ small_rounds:
 	VPSHUFD    $0x93, Y2, Y2
 	VPSHUFD    $0x4e, Y3, Y3
 	DECL       R13
-	JNZ        small_rounds
+	JNZ        small512_rounds
 	VPADDD     Y8, Y0, Y0
 	VPADDD     Y9, Y1, Y1
 	VPADDD     Y10, Y2, Y2
 	VPADDD     Y11, Y3, Y3
 
 	// r = block 0's bytes 0-15, clamped; s = bytes 16-31; s1 = r1 + r1>>2.
-	VMOVQ   X0, R8
-	VPEXTRQ $0x01, X0, R9
-	MOVQ    $0x0ffffffc0fffffff, AX
-	ANDQ    AX, R8
-	MOVQ    $0x0ffffffc0ffffffc, AX
-	ANDQ    AX, R9
-	MOVQ    R8, (SP)
-	MOVQ    R9, 8(SP)
-	MOVQ    R9, AX
-	SHRQ    $0x02, AX
-	ADDQ    R9, AX
-	MOVQ    AX, 24(SP)
-	VMOVDQU X1, 32(SP)
+	VMOVQ      X0, R8
+	VPEXTRQ    $0x01, X0, R9
+	MOVQ       $0x0ffffffc0fffffff, AX
+	ANDQ       AX, R8
+	MOVQ       $0x0ffffffc0ffffffc, AX
+	ANDQ       AX, R9
+	MOVQ       R8, (SP)
+	MOVQ       R9, 8(SP)
+	MOVQ       R9, AX
+	SHRQ       $0x02, AX
+	ADDQ       R9, AX
+	MOVQ       AX, 24(SP)
+	VMOVDQU    X1, 32(SP)
+	VPERM2I128 $0x31, Y1, Y0, Y4
+	VPERM2I128 $0x31, Y3, Y2, Y5
 
-	// Block 1 as 64 bytes in Z4; dst = src ^ Z4 under K1.
-	VPERM2I128   $0x31, Y1, Y0, Y4
-	VPERM2I128   $0x31, Y3, Y2, Y5
+	// Block 1 as 64 bytes in Z4; Z6 = src ^ Z4 under K1.
 	VINSERTI64X4 $0x01, Y5, Z4, Z4
 	VMOVDQU8.Z   (SI), K1, Z5
 	VPXORQ       Z4, Z5, Z6
@@ -9422,10 +9552,10 @@ small_rounds:
 	// rounded up to 16.
 	MOVQ       open+112(FP), AX
 	TESTQ      AX, AX
-	JNZ        small_ct
+	JNZ        small512_ct
 	VMOVDQU8.Z Z6, K1, Z5
 
-small_ct:
+small512_ct:
 	LEAQ      15(DX), AX
 	ANDQ      $-16, AX
 	VMOVDQU64 Z5, (R14)(AX*1)
@@ -9437,12 +9567,12 @@ small_ct:
 	LEAQ      16(BX), R15
 	SHRQ      $0x04, R15
 
-	// Poly1305 of buf's (pa+pc)/16 + 1 blocks: h = (h + m)·r per block.
+	// Poly1305 of (pa+pc)/16 + 1 blocks: h = (h + m)·r per block.
 	XORL R8, R8
 	XORL R9, R9
 	XORL R12, R12
 
-small_blocks:
+small512_blocks:
 	ADDQ  (R14), R8
 	ADCQ  8(R14), R9
 	ADCQ  $0x01, R12
@@ -9474,7 +9604,7 @@ small_blocks:
 	ADCQ  $0x00, R12
 	ADDQ  $0x10, R14
 	DECQ  R15
-	JNZ   small_blocks
+	JNZ   small512_blocks
 
 	// tag = (h mod 2^130-5) + s mod 2^128: h < 2p here, so subtract p once
 	// if that does not borrow (CMOV: no branch on h).
@@ -9491,23 +9621,23 @@ small_blocks:
 	MOVQ    tag+104(FP), AX
 	MOVQ    open+112(FP), BX
 	TESTQ   BX, BX
-	JNZ     small_verify
+	JNZ     small512_verify
 	MOVQ    R8, (AX)
 	MOVQ    R9, 8(AX)
-	JMP     small_store
+	JMP     small512_store
 
-small_verify:
+small512_verify:
 	XORQ (AX), R8
 	XORQ 8(AX), R9
 	ORQ  R8, R9
 	MOVQ $0x00000000, BX
-	JNZ  small_done
+	JNZ  small512_done
 
-small_store:
+small512_store:
 	VMOVDQU8 Z6, K1, (DI)
 	MOVQ     $0x00000001, BX
 
-small_done:
+small512_done:
 	MOVQ BX, ok+120(FP)
 
 	// Clear r, s1 and s from the frame and the vector registers.
@@ -9518,5 +9648,269 @@ small_done:
 	MOVQ   AX, 32(SP)
 	MOVQ   AX, 40(SP)
 	VPXORD Z16, Z16, Z16
+	VZEROALL
+	RET
+
+// func aeadSmallAVX2(key *[32]byte, nonce []byte, blk *[64]byte, mac *[144]byte, adLen int, n int, tag *[16]byte, open int) (ok int)
+// Requires: AVX, AVX2, BMI2, CMOV
+TEXT ·aeadSmallAVX2(SB), NOSPLIT, $48-88
+	MOVQ key+0(FP), AX
+	MOVQ nonce_base+8(FP), BX
+
+	// Blocks 0 (low lanes) and 1 (high lanes), row layout; the last row is
+	// the counter (0) and the nonce's 12 bytes.
+	VBROADCASTI128 sigma<>+0(SB), Y8
+	VBROADCASTI128 (AX), Y9
+	VBROADCASTI128 16(AX), Y10
+	MOVQ           nonce_len+16(FP), DX
+	CMPQ           DX, $0x18
+	JEQ            small2_x
+	VMOVQ          (BX), X11
+	VPINSRD        $0x02, 8(BX), X11, X11
+	VPSLLDQ        $0x04, X11, X11
+	JMP            small2_row3
+
+	// XChaCha20: HChaCha20 (20 rounds, no feed-forward) of key and nonce[0:16];
+	// rows 0 and 3 are the subkey, nonce[16:24] the end of the last row.
+small2_x:
+	VBROADCASTI128 (BX), Y11
+	VMOVDQA        Y8, Y0
+	VMOVDQA        Y9, Y1
+	VMOVDQA        Y10, Y2
+	VMOVDQA        Y11, Y3
+	MOVL           $0x0000000a, R13
+
+small2_hrounds:
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x0c, Y1, Y13
+	VPSRLD  $0x14, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x07, Y1, Y13
+	VPSRLD  $0x19, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x0c, Y1, Y13
+	VPSRLD  $0x14, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x07, Y1, Y13
+	VPSRLD  $0x19, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	DECL    R13
+	JNZ     small2_hrounds
+	VMOVDQA Y0, Y9
+	VMOVDQA Y3, Y10
+	VMOVQ   16(BX), X11
+	VPSLLDQ $0x08, X11, X11
+
+small2_row3:
+	VINSERTI128 $0x01, X11, Y11, Y11
+	VPADDD      rowLanes<>+0(SB), Y11, Y11
+	VMOVDQA     Y8, Y0
+	VMOVDQA     Y9, Y1
+	VMOVDQA     Y10, Y2
+	VMOVDQA     Y11, Y3
+	MOVL        $0x0000000a, R13
+
+small2_rounds:
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x0c, Y1, Y13
+	VPSRLD  $0x14, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x07, Y1, Y13
+	VPSRLD  $0x19, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x0c, Y1, Y13
+	VPSRLD  $0x14, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x07, Y1, Y13
+	VPSRLD  $0x19, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	DECL    R13
+	JNZ     small2_rounds
+	VPADDD  Y8, Y0, Y0
+	VPADDD  Y9, Y1, Y1
+	VPADDD  Y10, Y2, Y2
+	VPADDD  Y11, Y3, Y3
+
+	// r = block 0's bytes 0-15, clamped; s = bytes 16-31; s1 = r1 + r1>>2.
+	VMOVQ      X0, R8
+	VPEXTRQ    $0x01, X0, R9
+	MOVQ       $0x0ffffffc0fffffff, AX
+	ANDQ       AX, R8
+	MOVQ       $0x0ffffffc0ffffffc, AX
+	ANDQ       AX, R9
+	MOVQ       R8, (SP)
+	MOVQ       R9, 8(SP)
+	MOVQ       R9, AX
+	SHRQ       $0x02, AX
+	ADDQ       R9, AX
+	MOVQ       AX, 24(SP)
+	VMOVDQU    X1, 32(SP)
+	VPERM2I128 $0x31, Y1, Y0, Y4
+	VPERM2I128 $0x31, Y3, Y2, Y5
+
+	// Y4:Y5 = (blk ^ block 1) & mask of n bytes; the ciphertext (that for
+	// Seal, blk for Open) at mac[pa:], pa = adLen rounded up to 16.
+	MOVQ    blk+32(FP), DI
+	MOVQ    mac+40(FP), R14
+	MOVQ    adLen+48(FP), DX
+	MOVQ    n+56(FP), CX
+	LEAQ    maskTail<>+64(SB), AX
+	SUBQ    CX, AX
+	VMOVDQU (DI), Y6
+	VMOVDQU 32(DI), Y7
+	VPXOR   Y6, Y4, Y4
+	VPXOR   Y7, Y5, Y5
+	VPAND   (AX), Y4, Y4
+	VPAND   32(AX), Y5, Y5
+	LEAQ    15(DX), AX
+	ANDQ    $-16, AX
+	MOVQ    open+72(FP), BX
+	TESTQ   BX, BX
+	JNZ     small2_ct
+	VMOVDQA Y4, Y6
+	VMOVDQA Y5, Y7
+
+small2_ct:
+	VMOVDQU Y6, (R14)(AX*1)
+	VMOVDQU Y7, 32(R14)(AX*1)
+	LEAQ    15(CX), BX
+	ANDQ    $-16, BX
+	ADDQ    AX, BX
+	MOVQ    DX, (R14)(BX*1)
+	MOVQ    CX, 8(R14)(BX*1)
+	LEAQ    16(BX), R15
+	SHRQ    $0x04, R15
+
+	// Poly1305 of (pa+pc)/16 + 1 blocks: h = (h + m)·r per block.
+	XORL R8, R8
+	XORL R9, R9
+	XORL R12, R12
+
+small2_blocks:
+	ADDQ  (R14), R8
+	ADCQ  8(R14), R9
+	ADCQ  $0x01, R12
+	MOVQ  R8, DX
+	MULXQ (SP), AX, BX
+	MULXQ 8(SP), R8, R10
+	MOVQ  R9, DX
+	MULXQ 24(SP), R11, R9
+	ADDQ  R11, AX
+	ADCQ  R9, BX
+	MULXQ (SP), R11, R9
+	ADDQ  R11, R8
+	ADCQ  R9, R10
+	MOVQ  R12, R11
+	IMULQ 24(SP), R11
+	IMULQ (SP), R12
+	ADDQ  R11, R8
+	ADCQ  $0x00, R10
+	ADDQ  BX, R8
+	ADCQ  R12, R10
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R10, R12
+	SHRQ  $0x02, R10
+	ANDQ  $0x03, R12
+	LEAQ  (R10)(R10*4), R10
+	ADDQ  R10, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R12
+	ADDQ  $0x10, R14
+	DECQ  R15
+	JNZ   small2_blocks
+
+	// tag = (h mod 2^130-5) + s mod 2^128: h < 2p here, so subtract p once
+	// if that does not borrow (CMOV: no branch on h).
+	MOVQ    R8, AX
+	MOVQ    R9, BX
+	MOVQ    R12, CX
+	SUBQ    $-5, AX
+	SBBQ    $-1, BX
+	SBBQ    $0x03, CX
+	CMOVQCC AX, R8
+	CMOVQCC BX, R9
+	ADDQ    32(SP), R8
+	ADCQ    40(SP), R9
+	MOVQ    tag+64(FP), AX
+	MOVQ    open+72(FP), BX
+	TESTQ   BX, BX
+	JNZ     small2_verify
+	MOVQ    R8, (AX)
+	MOVQ    R9, 8(AX)
+	JMP     small2_store
+
+small2_verify:
+	XORQ (AX), R8
+	XORQ 8(AX), R9
+	ORQ  R8, R9
+	MOVQ $0x00000000, BX
+	JNZ  small2_done
+
+small2_store:
+	VMOVDQU Y4, (DI)
+	VMOVDQU Y5, 32(DI)
+	MOVQ    $0x00000001, BX
+
+small2_done:
+	MOVQ BX, ok+80(FP)
+
+	// Clear r, s1 and s from the frame and the vector registers.
+	XORL AX, AX
+	MOVQ AX, (SP)
+	MOVQ AX, 8(SP)
+	MOVQ AX, 24(SP)
+	MOVQ AX, 32(SP)
+	MOVQ AX, 40(SP)
 	VZEROALL
 	RET

@@ -17,9 +17,17 @@ import (
 // refuses a flipped tag bit, ciphertext bit or additional data bit without
 // writing anything.
 func TestSmallAEAD(t *testing.T) {
-	if !SmallAEADAvailable() {
-		t.Skip("no AVX-512BW/BMI2: SealSmall does not run on this CPU")
+	for _, avx512 := range []bool{true, false} {
+		t.Run(map[bool]string{true: "AVX512", false: "AVX2"}[avx512], func(t *testing.T) {
+			if !SmallAEADAvailable(avx512) {
+				t.Skip("this CPU cannot run the kernel")
+			}
+			testSmallAEAD(t, avx512)
+		})
 	}
+}
+
+func testSmallAEAD(t *testing.T, avx512 bool) {
 	r := rand.New(rand.NewPCG(3, 4))
 	rnd := func(n int) []byte {
 		b := make([]byte, n)
@@ -48,7 +56,7 @@ func TestSmallAEAD(t *testing.T) {
 
 				dst := bytes.Repeat([]byte{0xa5}, n+64)
 				var tag [16]byte
-				SealSmall(key, nonce, &tag, dst[:n], msg, ad)
+				SealSmall(avx512, key, nonce, &tag, dst[:n], msg, ad)
 				if !bytes.Equal(dst[:n], wantCT) || tag != wantTag {
 					t.Fatalf("n=%d, ad=%d: SealSmall differs from x/crypto", n, adLen)
 				}
@@ -56,41 +64,41 @@ func TestSmallAEAD(t *testing.T) {
 					t.Fatalf("n=%d: SealSmall wrote past the message", n)
 				}
 				inPlace := append([]byte(nil), msg...)
-				SealSmall(key, nonce, &tag, inPlace, inPlace, ad)
+				SealSmall(avx512, key, nonce, &tag, inPlace, inPlace, ad)
 				if !bytes.Equal(inPlace, wantCT) || tag != wantTag {
 					t.Fatalf("n=%d, ad=%d: SealSmall in place differs", n, adLen)
 				}
 
 				pt := bytes.Repeat([]byte{0x5a}, n+64)
-				if !OpenSmall(key, nonce, pt[:n], wantCT, &wantTag, ad) {
+				if !OpenSmall(avx512, key, nonce, pt[:n], wantCT, &wantTag, ad) {
 					t.Fatalf("n=%d, ad=%d: OpenSmall refuses x/crypto's tag", n, adLen)
 				}
 				if !bytes.Equal(pt[:n], msg) || bytes.Count(pt[n:], []byte{0x5a}) != 64 {
 					t.Fatalf("n=%d, ad=%d: OpenSmall's plaintext differs or it wrote past it", n, adLen)
 				}
 				inPlace = append(inPlace[:0], wantCT...)
-				if !OpenSmall(key, nonce, inPlace, inPlace, &wantTag, ad) || !bytes.Equal(inPlace, msg) {
+				if !OpenSmall(avx512, key, nonce, inPlace, inPlace, &wantTag, ad) || !bytes.Equal(inPlace, msg) {
 					t.Fatalf("n=%d, ad=%d: OpenSmall in place fails", n, adLen)
 				}
 				for bit := 0; bit < 128; bit += 1 + n%7 {
 					bad := wantTag
 					bad[bit/8] ^= 1 << (bit % 8)
 					out := bytes.Repeat([]byte{0x5a}, n)
-					if OpenSmall(key, nonce, out, wantCT, &bad, ad) || bytes.Count(out, []byte{0x5a}) != n {
+					if OpenSmall(avx512, key, nonce, out, wantCT, &bad, ad) || bytes.Count(out, []byte{0x5a}) != n {
 						t.Fatalf("n=%d: OpenSmall accepts a tag with bit %d flipped, or writes", n, bit)
 					}
 				}
 				if n > 0 {
 					badCT := append([]byte(nil), wantCT...)
 					badCT[(n*5)%n] ^= 0x80
-					if OpenSmall(key, nonce, make([]byte, n), badCT, &wantTag, ad) {
+					if OpenSmall(avx512, key, nonce, make([]byte, n), badCT, &wantTag, ad) {
 						t.Fatalf("n=%d: OpenSmall accepts a changed ciphertext", n)
 					}
 				}
 				if adLen > 0 {
 					badAD := append([]byte(nil), ad...)
 					badAD[adLen-1] ^= 1
-					if OpenSmall(key, nonce, make([]byte, n), wantCT, &wantTag, badAD) {
+					if OpenSmall(avx512, key, nonce, make([]byte, n), wantCT, &wantTag, badAD) {
 						t.Fatalf("n=%d: OpenSmall accepts changed additional data", n)
 					}
 				}
@@ -100,16 +108,18 @@ func TestSmallAEAD(t *testing.T) {
 }
 
 func TestSmallAEADAllocs(t *testing.T) {
-	if !SmallAEADAvailable() {
-		t.Skip("no AVX-512BW/BMI2")
-	}
 	var key [32]byte
 	var tag [16]byte
 	nonce, msg, ad := make([]byte, 24), make([]byte, 64), make([]byte, 13)
-	if a := testing.AllocsPerRun(100, func() {
-		SealSmall(&key, nonce[:12], &tag, msg, msg, ad)
-		OpenSmall(&key, nonce, msg, msg, &tag, ad)
-	}); a != 0 {
-		t.Errorf("%v allocations per run", a)
+	for _, avx512 := range []bool{true, false} {
+		if !SmallAEADAvailable(avx512) {
+			continue
+		}
+		if a := testing.AllocsPerRun(100, func() {
+			SealSmall(avx512, &key, nonce[:12], &tag, msg, msg, ad)
+			OpenSmall(avx512, &key, nonce, msg, msg, &tag, ad)
+		}); a != 0 {
+			t.Errorf("avx512=%v: %v allocations per run", avx512, a)
+		}
 	}
 }
