@@ -9914,3 +9914,135 @@ small2_done:
 	MOVQ AX, 40(SP)
 	VZEROALL
 	RET
+
+// func hChaCha20AVX512(out *[32]byte, key *[32]byte, nonce *[16]byte)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·hChaCha20AVX512(SB), NOSPLIT, $0-24
+	MOVQ           key+8(FP), AX
+	MOVQ           nonce+16(FP), BX
+	VBROADCASTI128 sigma<>+0(SB), Y8
+	VBROADCASTI128 (AX), Y9
+	VBROADCASTI128 16(AX), Y10
+	VBROADCASTI128 (BX), Y11
+	VMOVDQA        Y8, Y0
+	VMOVDQA        Y9, Y1
+	VMOVDQA        Y10, Y2
+	VMOVDQA        Y11, Y3
+	MOVL           $0x0000000a, R13
+
+hchachaAVX512_rounds:
+	VPROLD     $0x10, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x10, Y0, Y14
+	VPSRLD     $0x10, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x0c, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x0c, Y2, Y14
+	VPSRLD     $0x14, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPROLD     $0x08, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x08, Y0, Y14
+	VPSRLD     $0x18, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x07, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x07, Y2, Y14
+	VPSRLD     $0x19, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPSHUFD    $0x93, Y0, Y0
+	VPSHUFD    $0x39, Y2, Y2
+	VPSHUFD    $0x4e, Y3, Y3
+	VPROLD     $0x10, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x10, Y0, Y14
+	VPSRLD     $0x10, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x0c, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x0c, Y2, Y14
+	VPSRLD     $0x14, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPROLD     $0x08, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x08, Y0, Y14
+	VPSRLD     $0x18, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x07, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x07, Y2, Y14
+	VPSRLD     $0x19, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPSHUFD    $0x39, Y0, Y0
+	VPSHUFD    $0x93, Y2, Y2
+	VPSHUFD    $0x4e, Y3, Y3
+	DECL       R13
+	JNZ        hchachaAVX512_rounds
+	MOVQ       out+0(FP), AX
+	VMOVDQU    X0, (AX)
+	VMOVDQU    X3, 16(AX)
+	VZEROALL
+	RET
+
+// func hChaCha20AVX2(out *[32]byte, key *[32]byte, nonce *[16]byte)
+// Requires: AVX, AVX2
+TEXT ·hChaCha20AVX2(SB), NOSPLIT, $0-24
+	MOVQ           key+8(FP), AX
+	MOVQ           nonce+16(FP), BX
+	VBROADCASTI128 sigma<>+0(SB), Y8
+	VBROADCASTI128 (AX), Y9
+	VBROADCASTI128 16(AX), Y10
+	VBROADCASTI128 (BX), Y11
+	VMOVDQA        Y8, Y0
+	VMOVDQA        Y9, Y1
+	VMOVDQA        Y10, Y2
+	VMOVDQA        Y11, Y3
+	MOVL           $0x0000000a, R13
+
+hchachaAVX2_rounds:
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x0c, Y1, Y13
+	VPSRLD  $0x14, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x07, Y1, Y13
+	VPSRLD  $0x19, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x0c, Y1, Y13
+	VPSRLD  $0x14, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x07, Y1, Y13
+	VPSRLD  $0x19, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	DECL    R13
+	JNZ     hchachaAVX2_rounds
+	MOVQ    out+0(FP), AX
+	VMOVDQU X0, (AX)
+	VMOVDQU X3, 16(AX)
+	VZEROALL
+	RET
