@@ -81,7 +81,7 @@ func genSmall() {
 // rows 0 and 3).
 func genHChaCha20(isa string, qr func()) {
 	TEXT("hChaCha20"+isa, NOSPLIT, "func(out *[32]byte, key *[32]byte, nonce *[16]byte)")
-	Doc("hChaCha20"+isa+" computes HChaCha20 of key and nonce into out: see _asm/small.go.")
+	Doc("hChaCha20" + isa + " computes HChaCha20 of key and nonce into out: see _asm/small.go.")
 	smallName = "hchacha" + isa
 	k := &smallKernel{q: quad{Y0, Y1, Y2, Y3}, qr: qr}
 	Load(Param("key"), RAX)
