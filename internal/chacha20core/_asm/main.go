@@ -580,65 +580,8 @@ func genAVX512() {
 	MOVQ(rN, f.n)
 
 	Label("loop17")
-	MOVQ(f.state, rState)
-	Comment("Vector lanes: column 0 of the first column round, counters s.Counter+0 ... s.Counter+15.")
-	vecColumn0()
-	Comment("Scalar block: counter s.Counter+16.")
-	sigmaWords := [4]uint32{0x61707865, 0x3320646e, 0x79622d32, 0x6b206574}
-	for w := 0; w < 4; w++ {
-		MOVL(U32(sigmaWords[w]), scalarReg[w])
-	}
-	for w := 4; w < 8; w++ {
-		MOVL(mem(rState, offKey+4*(w-4)), scalarReg[w])
-	}
-	MOVL(mem(rState, offKey+16), scalarC[0])
-	MOVL(mem(rState, offKey+20), scalarC[1])
-	for w := 10; w < 12; w++ {
-		MOVL(mem(rState, offKey+4*(w-4)), EBX)
-		MOVL(EBX, f.words.Offset(4*w))
-	}
-	for w := 13; w < 16; w++ {
-		MOVL(mem(rState, offNonce+4*(w-13)), scalarReg[w])
-	}
-	MOVL(mem(rState, offCounter), EAX) // last: rState is scalar word 12
-	ADDL(U8(16), EAX)
-
-	Comment("First diagonal round of the vector lanes, first double round of the scalar block.")
-	merge(firstDiag(), scalarDROps(f))
-	Comment("Nine more double rounds.")
-	MOVQ(U32(9), f.rounds)
-	Label("rounds17")
-	merge(dr(), scalarDROps(f))
-	DECQ(f.rounds)
-	JNZ(LabelRef("rounds17"))
-
-	Comment("Scalar block: add the input, XOR and store as block 16.")
-	MOVL(scalarC[0], f.words.Offset(4*8))
-	MOVL(scalarC[1], f.words.Offset(4*9))
-	MOVL(EAX, f.words.Offset(4*12))
-	MOVQ(f.state, rState)
-	MOVQ(f.src, rSrc)
-	MOVQ(f.dst, rDst)
-	for w := 0; w < 16; w++ {
-		r, ok := scalarReg[w]
-		if !ok || w == 12 {
-			r = R8L // free again: word 0 is done
-			MOVL(f.words.Offset(4*w), r)
-		}
-		switch {
-		case w < 4:
-			ADDL(U32(sigmaWords[w]), r)
-		case w < 12:
-			ADDL(mem(rState, offKey+4*(w-4)), r)
-		case w == 12:
-			ADDL(mem(rState, offCounter), r)
-			ADDL(U8(16), r)
-		default:
-			ADDL(mem(rState, offNonce+4*(w-13)), r)
-		}
-		XORL(mem(rSrc, 64*L+4*w), r)
-		MOVL(r, mem(rDst, 64*L+4*w))
-	}
+	hybridRounds(f, pre, "rounds17")
+	hybridScalarStore(f, 64*L)
 	MOVQ(f.n, rN)
 
 	vecFinish(L+1, "")
@@ -690,6 +633,83 @@ func genAVX512() {
 	Label("ret")
 	VZEROUPPER()
 	RET()
+}
+
+// hybridRounds emits the rounds of the hybrid batch: the 16 vector lanes
+// (counters s.Counter+0 ... s.Counter+15, column 0 of the first column round
+// computed here, the other columns read from pre) and the scalar block
+// (counter s.Counter+16) in general-purpose registers, interleaved. It loads
+// rState from the frame; afterwards every general-purpose register but SP
+// and BP holds scalar words (hybridScalarStore finishes them).
+func hybridRounds(f avx512Frame, pre wordLocs, rounds string) {
+	firstDiag := func() []func() { return firstDiagOps(pre) }
+	dr := zmmDROps
+	MOVQ(f.state, rState)
+	Comment("Vector lanes: column 0 of the first column round, counters s.Counter+0 ... s.Counter+15.")
+	vecColumn0()
+	Comment("Scalar block: counter s.Counter+16.")
+	for w := 0; w < 4; w++ {
+		MOVL(U32(sigmaWords[w]), scalarReg[w])
+	}
+	for w := 4; w < 8; w++ {
+		MOVL(mem(rState, offKey+4*(w-4)), scalarReg[w])
+	}
+	MOVL(mem(rState, offKey+16), scalarC[0])
+	MOVL(mem(rState, offKey+20), scalarC[1])
+	for w := 10; w < 12; w++ {
+		MOVL(mem(rState, offKey+4*(w-4)), EBX)
+		MOVL(EBX, f.words.Offset(4*w))
+	}
+	for w := 13; w < 16; w++ {
+		MOVL(mem(rState, offNonce+4*(w-13)), scalarReg[w])
+	}
+	MOVL(mem(rState, offCounter), EAX) // last: rState is scalar word 12
+	ADDL(U8(16), EAX)
+
+	Comment("First diagonal round of the vector lanes, first double round of the scalar block.")
+	merge(firstDiag(), scalarDROps(f))
+	Comment("Nine more double rounds.")
+	MOVQ(U32(9), f.rounds)
+	Label(rounds)
+	merge(dr(), scalarDROps(f))
+	DECQ(f.rounds)
+	JNZ(LabelRef(rounds))
+}
+
+// sigmaWords: "expand 32-byte k" as four words.
+var sigmaWords = [4]uint32{0x61707865, 0x3320646e, 0x79622d32, 0x6b206574}
+
+// hybridScalarStore emits the end of the hybrid batch's scalar block
+// (counter s.Counter+16): it adds the input, XORs src+off and stores to
+// dst+off. It reloads rState, rSrc and rDst from the frame.
+func hybridScalarStore(f avx512Frame, off int) {
+	Comment("Scalar block: add the input, XOR and store as block 16.")
+	MOVL(scalarC[0], f.words.Offset(4*8))
+	MOVL(scalarC[1], f.words.Offset(4*9))
+	MOVL(EAX, f.words.Offset(4*12))
+	MOVQ(f.state, rState)
+	MOVQ(f.src, rSrc)
+	MOVQ(f.dst, rDst)
+	for w := 0; w < 16; w++ {
+		r, ok := scalarReg[w]
+		if !ok || w == 12 {
+			r = R8L // free again: word 0 is done
+			MOVL(f.words.Offset(4*w), r)
+		}
+		switch {
+		case w < 4:
+			ADDL(U32(sigmaWords[w]), r)
+		case w < 12:
+			ADDL(mem(rState, offKey+4*(w-4)), r)
+		case w == 12:
+			ADDL(mem(rState, offCounter), r)
+			ADDL(U8(16), r)
+		default:
+			ADDL(mem(rState, offNonce+4*(w-13)), r)
+		}
+		XORL(mem(rSrc, off+4*w), r)
+		MOVL(r, mem(rDst, off+4*w))
+	}
 }
 
 // rowAVX512 emits the code for 1..8 blocks: the row layout with one ymm
