@@ -14716,6 +14716,12377 @@ mid_mac_seal_done:
 	VZEROUPPER
 	RET
 
+DATA midMask<>+0(SB)/1, $0xff
+DATA midMask<>+1(SB)/1, $0xff
+DATA midMask<>+2(SB)/1, $0xff
+DATA midMask<>+3(SB)/1, $0xff
+DATA midMask<>+4(SB)/1, $0xff
+DATA midMask<>+5(SB)/1, $0xff
+DATA midMask<>+6(SB)/1, $0xff
+DATA midMask<>+7(SB)/1, $0xff
+DATA midMask<>+8(SB)/1, $0xff
+DATA midMask<>+9(SB)/1, $0xff
+DATA midMask<>+10(SB)/1, $0xff
+DATA midMask<>+11(SB)/1, $0xff
+DATA midMask<>+12(SB)/1, $0xff
+DATA midMask<>+13(SB)/1, $0xff
+DATA midMask<>+14(SB)/1, $0xff
+DATA midMask<>+15(SB)/1, $0xff
+DATA midMask<>+16(SB)/1, $0xff
+DATA midMask<>+17(SB)/1, $0xff
+DATA midMask<>+18(SB)/1, $0xff
+DATA midMask<>+19(SB)/1, $0xff
+DATA midMask<>+20(SB)/1, $0xff
+DATA midMask<>+21(SB)/1, $0xff
+DATA midMask<>+22(SB)/1, $0xff
+DATA midMask<>+23(SB)/1, $0xff
+DATA midMask<>+24(SB)/1, $0xff
+DATA midMask<>+25(SB)/1, $0xff
+DATA midMask<>+26(SB)/1, $0xff
+DATA midMask<>+27(SB)/1, $0xff
+DATA midMask<>+28(SB)/1, $0xff
+DATA midMask<>+29(SB)/1, $0xff
+DATA midMask<>+30(SB)/1, $0xff
+DATA midMask<>+31(SB)/1, $0xff
+DATA midMask<>+32(SB)/1, $0xff
+DATA midMask<>+33(SB)/1, $0xff
+DATA midMask<>+34(SB)/1, $0xff
+DATA midMask<>+35(SB)/1, $0xff
+DATA midMask<>+36(SB)/1, $0xff
+DATA midMask<>+37(SB)/1, $0xff
+DATA midMask<>+38(SB)/1, $0xff
+DATA midMask<>+39(SB)/1, $0xff
+DATA midMask<>+40(SB)/1, $0xff
+DATA midMask<>+41(SB)/1, $0xff
+DATA midMask<>+42(SB)/1, $0xff
+DATA midMask<>+43(SB)/1, $0xff
+DATA midMask<>+44(SB)/1, $0xff
+DATA midMask<>+45(SB)/1, $0xff
+DATA midMask<>+46(SB)/1, $0xff
+DATA midMask<>+47(SB)/1, $0xff
+DATA midMask<>+48(SB)/1, $0xff
+DATA midMask<>+49(SB)/1, $0xff
+DATA midMask<>+50(SB)/1, $0xff
+DATA midMask<>+51(SB)/1, $0xff
+DATA midMask<>+52(SB)/1, $0xff
+DATA midMask<>+53(SB)/1, $0xff
+DATA midMask<>+54(SB)/1, $0xff
+DATA midMask<>+55(SB)/1, $0xff
+DATA midMask<>+56(SB)/1, $0xff
+DATA midMask<>+57(SB)/1, $0xff
+DATA midMask<>+58(SB)/1, $0xff
+DATA midMask<>+59(SB)/1, $0xff
+DATA midMask<>+60(SB)/1, $0xff
+DATA midMask<>+61(SB)/1, $0xff
+DATA midMask<>+62(SB)/1, $0xff
+DATA midMask<>+63(SB)/1, $0xff
+DATA midMask<>+64(SB)/1, $0x00
+DATA midMask<>+65(SB)/1, $0x00
+DATA midMask<>+66(SB)/1, $0x00
+DATA midMask<>+67(SB)/1, $0x00
+DATA midMask<>+68(SB)/1, $0x00
+DATA midMask<>+69(SB)/1, $0x00
+DATA midMask<>+70(SB)/1, $0x00
+DATA midMask<>+71(SB)/1, $0x00
+DATA midMask<>+72(SB)/1, $0x00
+DATA midMask<>+73(SB)/1, $0x00
+DATA midMask<>+74(SB)/1, $0x00
+DATA midMask<>+75(SB)/1, $0x00
+DATA midMask<>+76(SB)/1, $0x00
+DATA midMask<>+77(SB)/1, $0x00
+DATA midMask<>+78(SB)/1, $0x00
+DATA midMask<>+79(SB)/1, $0x00
+DATA midMask<>+80(SB)/1, $0x00
+DATA midMask<>+81(SB)/1, $0x00
+DATA midMask<>+82(SB)/1, $0x00
+DATA midMask<>+83(SB)/1, $0x00
+DATA midMask<>+84(SB)/1, $0x00
+DATA midMask<>+85(SB)/1, $0x00
+DATA midMask<>+86(SB)/1, $0x00
+DATA midMask<>+87(SB)/1, $0x00
+DATA midMask<>+88(SB)/1, $0x00
+DATA midMask<>+89(SB)/1, $0x00
+DATA midMask<>+90(SB)/1, $0x00
+DATA midMask<>+91(SB)/1, $0x00
+DATA midMask<>+92(SB)/1, $0x00
+DATA midMask<>+93(SB)/1, $0x00
+DATA midMask<>+94(SB)/1, $0x00
+DATA midMask<>+95(SB)/1, $0x00
+DATA midMask<>+96(SB)/1, $0x00
+DATA midMask<>+97(SB)/1, $0x00
+DATA midMask<>+98(SB)/1, $0x00
+DATA midMask<>+99(SB)/1, $0x00
+DATA midMask<>+100(SB)/1, $0x00
+DATA midMask<>+101(SB)/1, $0x00
+DATA midMask<>+102(SB)/1, $0x00
+DATA midMask<>+103(SB)/1, $0x00
+DATA midMask<>+104(SB)/1, $0x00
+DATA midMask<>+105(SB)/1, $0x00
+DATA midMask<>+106(SB)/1, $0x00
+DATA midMask<>+107(SB)/1, $0x00
+DATA midMask<>+108(SB)/1, $0x00
+DATA midMask<>+109(SB)/1, $0x00
+DATA midMask<>+110(SB)/1, $0x00
+DATA midMask<>+111(SB)/1, $0x00
+DATA midMask<>+112(SB)/1, $0x00
+DATA midMask<>+113(SB)/1, $0x00
+DATA midMask<>+114(SB)/1, $0x00
+DATA midMask<>+115(SB)/1, $0x00
+DATA midMask<>+116(SB)/1, $0x00
+DATA midMask<>+117(SB)/1, $0x00
+DATA midMask<>+118(SB)/1, $0x00
+DATA midMask<>+119(SB)/1, $0x00
+DATA midMask<>+120(SB)/1, $0x00
+DATA midMask<>+121(SB)/1, $0x00
+DATA midMask<>+122(SB)/1, $0x00
+DATA midMask<>+123(SB)/1, $0x00
+DATA midMask<>+124(SB)/1, $0x00
+DATA midMask<>+125(SB)/1, $0x00
+DATA midMask<>+126(SB)/1, $0x00
+DATA midMask<>+127(SB)/1, $0x00
+GLOBL midMask<>(SB), RODATA|NOPTR, $128
+
+// func xorMACKeySealAVX2(s *[12]uint32, dst []byte, src []byte, ad []byte, adTail []byte, fin *[80]byte, z *[256]byte, tag *[16]byte)
+// Requires: AVX, AVX2, BMI2, CMOV
+TEXT ·xorMACKeySealAVX2(SB), $1072-128
+	// B = ceil((len(src)+64)/512) batches; src and dst as bases of virtual block 0.
+	MOVQ src_len+40(FP), CX
+	ADDQ $0x0000023f, CX
+	SHRQ $0x09, CX
+	MOVQ CX, 832(SP)
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ DI, 824(SP)
+	SUBQ $0x40, DI
+	SUBQ $0x40, SI
+	MOVQ DI, 816(SP)
+	MOVQ SI, 808(SP)
+
+	// The tail: t = len(src) - (512(B-1) - 64) bytes: t/64 whole blocks
+	// (4t/64 MAC blocks at dst or src + len(src) - t), then in fin the
+	// partial block of t%64 bytes (ceil(t%64/16) MAC blocks) and the lengths.
+	MOVQ src_len+40(FP), AX
+	MOVQ 832(SP), CX
+	SHLQ $0x09, CX
+	SUBQ $0x00000240, CX
+	SUBQ CX, AX
+	MOVQ AX, 1016(SP)
+	MOVQ AX, DX
+	SHRQ $0x06, DX
+	MOVQ DX, 1000(SP)
+	SHLQ $0x02, DX
+	MOVQ DX, 952(SP)
+	ANDQ $0x3f, AX
+	MOVQ AX, 1008(SP)
+	ADDQ $0x0f, AX
+	SHRQ $0x04, AX
+	INCQ AX
+	MOVQ AX, 968(SP)
+	MOVQ dst_base+8(FP), DX
+	ADDQ CX, DX
+	MOVQ DX, 960(SP)
+	MOVQ fin+104(FP), DX
+	MOVQ DX, 976(SP)
+	MOVQ 952(SP), DX
+	ADDQ 968(SP), DX
+	SUBQ $0x10, DX
+	MOVQ DX, 1064(SP)
+
+	// Align the vector frame and broadcast the input state into it.
+	MOVQ         s+0(FP), AX
+	MOVQ         AX, 800(SP)
+	LEAQ         (SP), BX
+	ADDQ         $0x0000001f, BX
+	ANDQ         $-32, BX
+	VPBROADCASTD sigma<>+0(SB), Y0
+	VMOVDQU      Y0, (BX)
+	VPBROADCASTD sigma<>+4(SB), Y0
+	VMOVDQU      Y0, 32(BX)
+	VPBROADCASTD sigma<>+8(SB), Y0
+	VMOVDQU      Y0, 64(BX)
+	VPBROADCASTD sigma<>+12(SB), Y0
+	VMOVDQU      Y0, 96(BX)
+	VPBROADCASTD (AX), Y0
+	VMOVDQU      Y0, 128(BX)
+	VPBROADCASTD 4(AX), Y0
+	VMOVDQU      Y0, 160(BX)
+	VPBROADCASTD 8(AX), Y0
+	VMOVDQU      Y0, 192(BX)
+	VPBROADCASTD 12(AX), Y0
+	VMOVDQU      Y0, 224(BX)
+	VPBROADCASTD 16(AX), Y0
+	VMOVDQU      Y0, 256(BX)
+	VPBROADCASTD 20(AX), Y0
+	VMOVDQU      Y0, 288(BX)
+	VPBROADCASTD 24(AX), Y0
+	VMOVDQU      Y0, 320(BX)
+	VPBROADCASTD 28(AX), Y0
+	VMOVDQU      Y0, 352(BX)
+	VPBROADCASTD 36(AX), Y0
+	VMOVDQU      Y0, 416(BX)
+	VPBROADCASTD 40(AX), Y0
+	VMOVDQU      Y0, 448(BX)
+	VPBROADCASTD 44(AX), Y0
+	VMOVDQU      Y0, 480(BX)
+
+	// Counters s.Counter+0 ... s.Counter+7, one per lane.
+	MOVQ         800(SP), AX
+	VPBROADCASTD 32(AX), Y12
+	VPADDD       iota16<>+0(SB), Y12, Y12
+	VMOVDQU      Y12, 384(BX)
+	VMOVDQU      (BX), Y0
+	VMOVDQU      32(BX), Y1
+	VMOVDQU      64(BX), Y2
+	VMOVDQU      96(BX), Y3
+	VMOVDQU      128(BX), Y4
+	VMOVDQU      160(BX), Y5
+	VMOVDQU      192(BX), Y6
+	VMOVDQU      224(BX), Y7
+	VMOVDQU      256(BX), Y8
+	VMOVDQU      288(BX), Y9
+	VMOVDQU      320(BX), Y10
+	VMOVDQU      Y10, 576(BX)
+	VMOVDQU      352(BX), Y11
+	VMOVDQU      Y11, 608(BX)
+	VMOVDQU      416(BX), Y13
+	VMOVDQU      448(BX), Y14
+	VMOVDQU      480(BX), Y15
+	MOVQ         $0x0000000a, SI
+
+ms_b0_rounds:
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x0c, Y4, Y10
+	VPSLLD  $0x0c, Y5, Y11
+	VPSRLD  $0x14, Y4, Y4
+	VPSRLD  $0x14, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $0x07, Y5, Y11
+	VPSRLD  $0x19, Y4, Y4
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	VMOVDQU Y8, 512(BX)
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y8
+	VMOVDQU 608(BX), Y9
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x0c, Y6, Y10
+	VPSLLD  $0x0c, Y7, Y11
+	VPSRLD  $0x14, Y6, Y6
+	VPSRLD  $0x14, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $0x07, Y7, Y11
+	VPSRLD  $0x19, Y6, Y6
+	VPSRLD  $0x19, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x0c, Y5, Y10
+	VPSLLD  $0x0c, Y6, Y11
+	VPSRLD  $0x14, Y5, Y5
+	VPSRLD  $0x14, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $0x07, Y6, Y11
+	VPSRLD  $0x19, Y5, Y5
+	VPSRLD  $0x19, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	VMOVDQU Y8, 576(BX)
+	VMOVDQU Y9, 608(BX)
+	VMOVDQU 512(BX), Y8
+	VMOVDQU 544(BX), Y9
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x0c, Y7, Y10
+	VPSLLD  $0x0c, Y4, Y11
+	VPSRLD  $0x14, Y7, Y7
+	VPSRLD  $0x14, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $0x07, Y4, Y11
+	VPSRLD  $0x19, Y7, Y7
+	VPSRLD  $0x19, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	DECQ    SI
+	JNZ     ms_b0_rounds
+
+	// Add the input state; words 8-15 go to the frame.
+	VPADDD  (BX), Y0, Y0
+	VPADDD  32(BX), Y1, Y1
+	VPADDD  64(BX), Y2, Y2
+	VPADDD  96(BX), Y3, Y3
+	VPADDD  128(BX), Y4, Y4
+	VPADDD  160(BX), Y5, Y5
+	VPADDD  192(BX), Y6, Y6
+	VPADDD  224(BX), Y7, Y7
+	VPADDD  256(BX), Y8, Y8
+	VMOVDQU Y8, 512(BX)
+	VPADDD  288(BX), Y9, Y9
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y10
+	VPADDD  320(BX), Y10, Y10
+	VMOVDQU Y10, 576(BX)
+	VMOVDQU 608(BX), Y11
+	VPADDD  352(BX), Y11, Y11
+	VMOVDQU Y11, 608(BX)
+	VPADDD  384(BX), Y12, Y12
+	VMOVDQU Y12, 640(BX)
+	VPADDD  416(BX), Y13, Y13
+	VMOVDQU Y13, 672(BX)
+	VPADDD  448(BX), Y14, Y14
+	VMOVDQU Y14, 704(BX)
+	VPADDD  480(BX), Y15, Y15
+	VMOVDQU Y15, 736(BX)
+
+	// Transpose and store: block 0's first half to key, blocks 1-7.
+	LEAQ        920(SP), CX
+	MOVQ        808(SP), SI
+	MOVQ        816(SP), DI
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y9
+	VPUNPCKLDQ  Y3, Y2, Y10
+	VPUNPCKHDQ  Y3, Y2, Y11
+	VPUNPCKLQDQ Y10, Y8, Y0
+	VPUNPCKHQDQ Y10, Y8, Y1
+	VPUNPCKLQDQ Y11, Y9, Y2
+	VPUNPCKHQDQ Y11, Y9, Y3
+	VPUNPCKLDQ  Y5, Y4, Y8
+	VPUNPCKHDQ  Y5, Y4, Y9
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y11
+	VPUNPCKLQDQ Y10, Y8, Y4
+	VPUNPCKHQDQ Y10, Y8, Y5
+	VPUNPCKLQDQ Y11, Y9, Y6
+	VPUNPCKHQDQ Y11, Y9, Y7
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	VMOVDQU     Y12, (CX)
+	VPERM2I128  $0x31, Y4, Y0, Y12
+	VPXOR       256(SI), Y12, Y12
+	VMOVDQU     Y12, 256(DI)
+	VPERM2I128  $0x20, Y5, Y1, Y12
+	VPXOR       64(SI), Y12, Y12
+	VMOVDQU     Y12, 64(DI)
+	VPERM2I128  $0x31, Y5, Y1, Y12
+	VPXOR       320(SI), Y12, Y12
+	VMOVDQU     Y12, 320(DI)
+	VPERM2I128  $0x20, Y6, Y2, Y12
+	VPXOR       128(SI), Y12, Y12
+	VMOVDQU     Y12, 128(DI)
+	VPERM2I128  $0x31, Y6, Y2, Y12
+	VPXOR       384(SI), Y12, Y12
+	VMOVDQU     Y12, 384(DI)
+	VPERM2I128  $0x20, Y7, Y3, Y12
+	VPXOR       192(SI), Y12, Y12
+	VMOVDQU     Y12, 192(DI)
+	VPERM2I128  $0x31, Y7, Y3, Y12
+	VPXOR       448(SI), Y12, Y12
+	VMOVDQU     Y12, 448(DI)
+	VMOVDQU     512(BX), Y0
+	VMOVDQU     544(BX), Y1
+	VMOVDQU     576(BX), Y2
+	VMOVDQU     608(BX), Y3
+	VMOVDQU     640(BX), Y4
+	VMOVDQU     672(BX), Y5
+	VMOVDQU     704(BX), Y6
+	VMOVDQU     736(BX), Y7
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y9
+	VPUNPCKLDQ  Y3, Y2, Y10
+	VPUNPCKHDQ  Y3, Y2, Y11
+	VPUNPCKLQDQ Y10, Y8, Y0
+	VPUNPCKHQDQ Y10, Y8, Y1
+	VPUNPCKLQDQ Y11, Y9, Y2
+	VPUNPCKHQDQ Y11, Y9, Y3
+	VPUNPCKLDQ  Y5, Y4, Y8
+	VPUNPCKHDQ  Y5, Y4, Y9
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y11
+	VPUNPCKLQDQ Y10, Y8, Y4
+	VPUNPCKHQDQ Y10, Y8, Y5
+	VPUNPCKLQDQ Y11, Y9, Y6
+	VPUNPCKHQDQ Y11, Y9, Y7
+	VPERM2I128  $0x31, Y4, Y0, Y12
+	VPXOR       288(SI), Y12, Y12
+	VMOVDQU     Y12, 288(DI)
+	VPERM2I128  $0x20, Y5, Y1, Y12
+	VPXOR       96(SI), Y12, Y12
+	VMOVDQU     Y12, 96(DI)
+	VPERM2I128  $0x31, Y5, Y1, Y12
+	VPXOR       352(SI), Y12, Y12
+	VMOVDQU     Y12, 352(DI)
+	VPERM2I128  $0x20, Y6, Y2, Y12
+	VPXOR       160(SI), Y12, Y12
+	VMOVDQU     Y12, 160(DI)
+	VPERM2I128  $0x31, Y6, Y2, Y12
+	VPXOR       416(SI), Y12, Y12
+	VMOVDQU     Y12, 416(DI)
+	VPERM2I128  $0x20, Y7, Y3, Y12
+	VPXOR       224(SI), Y12, Y12
+	VMOVDQU     Y12, 224(DI)
+	VPERM2I128  $0x31, Y7, Y3, Y12
+	VPXOR       480(SI), Y12, Y12
+	VMOVDQU     Y12, 480(DI)
+
+	// Clamp r (RFC 8439, Section 2.5); s1 = r1 + r1>>2; r^1 as the first power.
+	MOVQ (CX), R8
+	MOVQ 8(CX), R9
+	MOVQ $0x0ffffffc0fffffff, DX
+	ANDQ DX, R8
+	MOVQ $0x0ffffffc0ffffffc, DX
+	ANDQ DX, R9
+	MOVQ R8, 840(SP)
+	MOVQ R8, 872(SP)
+	MOVQ R9, 848(SP)
+	MOVQ R9, 880(SP)
+	MOVQ $0x00000000, 856(SP)
+	MOVQ $0x00000000, 888(SP)
+	MOVQ R9, DX
+	SHRQ $0x02, DX
+	ADDQ R9, DX
+	MOVQ DX, 864(SP)
+	MOVQ 808(SP), SI
+	MOVQ 816(SP), DI
+	ADDQ $0x00000200, SI
+	ADDQ $0x00000200, DI
+	MOVQ SI, 808(SP)
+	MOVQ DI, 816(SP)
+	MOVQ 800(SP), AX
+	ADDL $0x08, 32(AX)
+	DECQ 832(SP)
+
+	// h = the padded additional data: whole blocks, then the padded tail.
+	XORL R8, R8
+	XORL R9, R9
+	XORL R10, R10
+	MOVQ ad_base+56(FP), R15
+	MOVQ ad_len+64(FP), SI
+	SHRQ $0x04, SI
+	JZ   ms_ad_done
+
+ms_ad_loop:
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 840(SP), AX, CX
+	MULXQ 848(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 864(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 840(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 864(SP), DI
+	IMULQ 840(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, R15
+	DECQ  SI
+	JNZ   ms_ad_loop
+
+ms_ad_done:
+	MOVQ adTail_base+80(FP), R15
+	MOVQ adTail_len+88(FP), SI
+	SHRQ $0x04, SI
+	JZ   ms_adTail_done
+
+ms_adTail_loop:
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 840(SP), AX, CX
+	MULXQ 848(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 864(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 840(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 864(SP), DI
+	IMULQ 840(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, R15
+	DECQ  SI
+	JNZ   ms_adTail_loop
+
+ms_adTail_done:
+	// A last batch of at most 4 blocks takes the row layout (rowBatch).
+	CMPQ 832(SP), $0x01
+	JNE  ms_b1_t
+	CMPQ 1016(SP), $0x00000100
+	JBE  ms_b1row
+
+ms_b1_t:
+	// Counters s.Counter+0 ... s.Counter+7, one per lane.
+	MOVQ         800(SP), AX
+	VPBROADCASTD 32(AX), Y12
+	VPADDD       iota16<>+0(SB), Y12, Y12
+	VMOVDQU      Y12, 384(BX)
+	VMOVDQU      (BX), Y0
+	VMOVDQU      32(BX), Y1
+	VMOVDQU      64(BX), Y2
+	VMOVDQU      96(BX), Y3
+	VMOVDQU      128(BX), Y4
+	VMOVDQU      160(BX), Y5
+	VMOVDQU      192(BX), Y6
+	VMOVDQU      224(BX), Y7
+	VMOVDQU      256(BX), Y8
+	VMOVDQU      288(BX), Y9
+	VMOVDQU      320(BX), Y10
+	VMOVDQU      Y10, 576(BX)
+	VMOVDQU      352(BX), Y11
+	VMOVDQU      Y11, 608(BX)
+	VMOVDQU      416(BX), Y13
+	VMOVDQU      448(BX), Y14
+	VMOVDQU      480(BX), Y15
+	MOVQ         824(SP), R15
+	MOVQ         $0x00000005, SI
+
+ms_b1_rounds:
+	VPADDD  Y4, Y0, Y0
+	ADDQ    (R15), R8
+	VPADDD  Y5, Y1, Y1
+	ADCQ    8(R15), R9
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	ADCQ    $0x01, R10
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	MOVQ    R8, DX
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	MULXQ   840(SP), AX, CX
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	MULXQ   848(SP), R8, R14
+	VPSLLD  $0x0c, Y4, Y10
+	VPSLLD  $0x0c, Y5, Y11
+	MOVQ    R9, DX
+	VPSRLD  $0x14, Y4, Y4
+	VPSRLD  $0x14, Y5, Y5
+	MULXQ   864(SP), DI, R9
+	VPXOR   Y10, Y4, Y4
+	ADDQ    DI, AX
+	VPXOR   Y11, Y5, Y5
+	VPADDD  Y4, Y0, Y0
+	ADCQ    R9, CX
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	MULXQ   840(SP), DI, R9
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	ADDQ    DI, R8
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	ADCQ    R9, R14
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	MOVQ    R10, DI
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x07, Y4, Y10
+	IMULQ   864(SP), DI
+	VPSLLD  $0x07, Y5, Y11
+	IMULQ   840(SP), R10
+	VPSRLD  $0x19, Y4, Y4
+	VPSRLD  $0x19, Y5, Y5
+	ADDQ    DI, R8
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	ADCQ    $0x00, R14
+	VMOVDQU Y8, 512(BX)
+	VMOVDQU Y9, 544(BX)
+	ADDQ    CX, R8
+	VMOVDQU 576(BX), Y8
+	VMOVDQU 608(BX), Y9
+	ADCQ    R10, R14
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	MOVQ    R8, R9
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	MOVQ    AX, R8
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	MOVQ    R14, R10
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	SHRQ    $0x02, R14
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	ANDQ    $0x03, R10
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x0c, Y6, Y10
+	LEAQ    (R14)(R14*4), R14
+	VPSLLD  $0x0c, Y7, Y11
+	VPSRLD  $0x14, Y6, Y6
+	ADDQ    R14, R8
+	VPSRLD  $0x14, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	ADCQ    $0x00, R9
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y6, Y2, Y2
+	ADCQ    $0x00, R10
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	ADDQ    16(R15), R8
+	VPXOR   Y3, Y15, Y15
+	ADCQ    24(R15), R9
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	ADCQ    $0x01, R10
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	MOVQ    R8, DX
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	MULXQ   840(SP), AX, CX
+	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $0x07, Y7, Y11
+	MULXQ   848(SP), R8, R14
+	VPSRLD  $0x19, Y6, Y6
+	VPSRLD  $0x19, Y7, Y7
+	MOVQ    R9, DX
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	MULXQ   864(SP), DI, R9
+	VPADDD  Y5, Y0, Y0
+	ADDQ    DI, AX
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	ADCQ    R9, CX
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	MULXQ   840(SP), DI, R9
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	ADDQ    DI, R8
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	ADCQ    R9, R14
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x0c, Y5, Y10
+	MOVQ    R10, DI
+	VPSLLD  $0x0c, Y6, Y11
+	VPSRLD  $0x14, Y5, Y5
+	IMULQ   864(SP), DI
+	VPSRLD  $0x14, Y6, Y6
+	IMULQ   840(SP), R10
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	ADDQ    DI, R8
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	ADCQ    $0x00, R14
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	ADDQ    CX, R8
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	ADCQ    R10, R14
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	MOVQ    R8, R9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	MOVQ    AX, R8
+	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $0x07, Y6, Y11
+	MOVQ    R14, R10
+	VPSRLD  $0x19, Y5, Y5
+	SHRQ    $0x02, R14
+	VPSRLD  $0x19, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	ANDQ    $0x03, R10
+	VPXOR   Y11, Y6, Y6
+	VMOVDQU Y8, 576(BX)
+	LEAQ    (R14)(R14*4), R14
+	VMOVDQU Y9, 608(BX)
+	VMOVDQU 512(BX), Y8
+	ADDQ    R14, R8
+	VMOVDQU 544(BX), Y9
+	VPADDD  Y7, Y2, Y2
+	ADCQ    $0x00, R9
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	ADCQ    $0x00, R10
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	ADDQ    32(R15), R8
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	ADCQ    40(R15), R9
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	ADCQ    $0x01, R10
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	MOVQ    R8, DX
+	VPSLLD  $0x0c, Y7, Y10
+	VPSLLD  $0x0c, Y4, Y11
+	MULXQ   840(SP), AX, CX
+	VPSRLD  $0x14, Y7, Y7
+	VPSRLD  $0x14, Y4, Y4
+	MULXQ   848(SP), R8, R14
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	MOVQ    R9, DX
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	MULXQ   864(SP), DI, R9
+	VPXOR   Y2, Y13, Y13
+	ADDQ    DI, AX
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	ADCQ    R9, CX
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	MULXQ   840(SP), DI, R9
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	ADDQ    DI, R8
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x07, Y7, Y10
+	ADCQ    R9, R14
+	VPSLLD  $0x07, Y4, Y11
+	VPSRLD  $0x19, Y7, Y7
+	MOVQ    R10, DI
+	VPSRLD  $0x19, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	IMULQ   864(SP), DI
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y4, Y0, Y0
+	IMULQ   840(SP), R10
+	VPADDD  Y5, Y1, Y1
+	ADDQ    DI, R8
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	ADCQ    $0x00, R14
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	ADDQ    CX, R8
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	ADCQ    R10, R14
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	MOVQ    R8, R9
+	VPSLLD  $0x0c, Y4, Y10
+	VPSLLD  $0x0c, Y5, Y11
+	MOVQ    AX, R8
+	VPSRLD  $0x14, Y4, Y4
+	VPSRLD  $0x14, Y5, Y5
+	MOVQ    R14, R10
+	VPXOR   Y10, Y4, Y4
+	SHRQ    $0x02, R14
+	VPXOR   Y11, Y5, Y5
+	VPADDD  Y4, Y0, Y0
+	ANDQ    $0x03, R10
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	LEAQ    (R14)(R14*4), R14
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	ADDQ    R14, R8
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	ADCQ    $0x00, R9
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	ADCQ    $0x00, R10
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x07, Y4, Y10
+	ADDQ    48(R15), R8
+	VPSLLD  $0x07, Y5, Y11
+	ADCQ    56(R15), R9
+	VPSRLD  $0x19, Y4, Y4
+	VPSRLD  $0x19, Y5, Y5
+	ADCQ    $0x01, R10
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	MOVQ    R8, DX
+	VMOVDQU Y8, 512(BX)
+	VMOVDQU Y9, 544(BX)
+	MULXQ   840(SP), AX, CX
+	VMOVDQU 576(BX), Y8
+	VMOVDQU 608(BX), Y9
+	MULXQ   848(SP), R8, R14
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	MOVQ    R9, DX
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	MULXQ   864(SP), DI, R9
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	ADDQ    DI, AX
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	ADCQ    R9, CX
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	MULXQ   840(SP), DI, R9
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x0c, Y6, Y10
+	ADDQ    DI, R8
+	VPSLLD  $0x0c, Y7, Y11
+	VPSRLD  $0x14, Y6, Y6
+	ADCQ    R9, R14
+	VPSRLD  $0x14, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	MOVQ    R10, DI
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y6, Y2, Y2
+	IMULQ   864(SP), DI
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	IMULQ   840(SP), R10
+	VPXOR   Y3, Y15, Y15
+	ADDQ    DI, R8
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	ADCQ    $0x00, R14
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	ADDQ    CX, R8
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	ADCQ    R10, R14
+	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $0x07, Y7, Y11
+	MOVQ    R8, R9
+	VPSRLD  $0x19, Y6, Y6
+	VPSRLD  $0x19, Y7, Y7
+	MOVQ    AX, R8
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	MOVQ    R14, R10
+	VPADDD  Y5, Y0, Y0
+	SHRQ    $0x02, R14
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	ANDQ    $0x03, R10
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	LEAQ    (R14)(R14*4), R14
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	ADDQ    R14, R8
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	ADCQ    $0x00, R9
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x0c, Y5, Y10
+	ADCQ    $0x00, R10
+	VPSLLD  $0x0c, Y6, Y11
+	VPSRLD  $0x14, Y5, Y5
+	ADDQ    64(R15), R8
+	VPSRLD  $0x14, Y6, Y6
+	ADCQ    72(R15), R9
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	ADCQ    $0x01, R10
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	MOVQ    R8, DX
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	MULXQ   840(SP), AX, CX
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	MULXQ   848(SP), R8, R14
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	MOVQ    R9, DX
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	MULXQ   864(SP), DI, R9
+	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $0x07, Y6, Y11
+	ADDQ    DI, AX
+	VPSRLD  $0x19, Y5, Y5
+	ADCQ    R9, CX
+	VPSRLD  $0x19, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	MULXQ   840(SP), DI, R9
+	VPXOR   Y11, Y6, Y6
+	VMOVDQU Y8, 576(BX)
+	ADDQ    DI, R8
+	VMOVDQU Y9, 608(BX)
+	VMOVDQU 512(BX), Y8
+	ADCQ    R9, R14
+	VMOVDQU 544(BX), Y9
+	VPADDD  Y7, Y2, Y2
+	MOVQ    R10, DI
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	IMULQ   864(SP), DI
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	IMULQ   840(SP), R10
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	ADDQ    DI, R8
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	ADCQ    $0x00, R14
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	ADDQ    CX, R8
+	VPSLLD  $0x0c, Y7, Y10
+	VPSLLD  $0x0c, Y4, Y11
+	ADCQ    R10, R14
+	VPSRLD  $0x14, Y7, Y7
+	VPSRLD  $0x14, Y4, Y4
+	MOVQ    R8, R9
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	MOVQ    AX, R8
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	MOVQ    R14, R10
+	VPXOR   Y2, Y13, Y13
+	SHRQ    $0x02, R14
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	ANDQ    $0x03, R10
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	LEAQ    (R14)(R14*4), R14
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	ADDQ    R14, R8
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x07, Y7, Y10
+	ADCQ    $0x00, R9
+	VPSLLD  $0x07, Y4, Y11
+	VPSRLD  $0x19, Y7, Y7
+	ADCQ    $0x00, R10
+	VPSRLD  $0x19, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	LEAQ    80(R15), R15
+	VPXOR   Y11, Y4, Y4
+	DECQ    SI
+	JNZ     ms_b1_rounds
+
+	// The last blocks of the chains, before any store.
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 840(SP), AX, CX
+	MULXQ 848(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 864(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 840(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 864(SP), DI
+	IMULQ 840(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  16(R15), R8
+	ADCQ  24(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 840(SP), AX, CX
+	MULXQ 848(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 864(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 840(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 864(SP), DI
+	IMULQ 840(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  32(R15), R8
+	ADCQ  40(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 840(SP), AX, CX
+	MULXQ 848(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 864(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 840(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 864(SP), DI
+	IMULQ 840(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	LEAQ  48(R15), R15
+	MOVQ  R15, 824(SP)
+
+	// Add the input state; words 8-15 go to the frame.
+	VPADDD  (BX), Y0, Y0
+	VPADDD  32(BX), Y1, Y1
+	VPADDD  64(BX), Y2, Y2
+	VPADDD  96(BX), Y3, Y3
+	VPADDD  128(BX), Y4, Y4
+	VPADDD  160(BX), Y5, Y5
+	VPADDD  192(BX), Y6, Y6
+	VPADDD  224(BX), Y7, Y7
+	VPADDD  256(BX), Y8, Y8
+	VMOVDQU Y8, 512(BX)
+	VPADDD  288(BX), Y9, Y9
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y10
+	VPADDD  320(BX), Y10, Y10
+	VMOVDQU Y10, 576(BX)
+	VMOVDQU 608(BX), Y11
+	VPADDD  352(BX), Y11, Y11
+	VMOVDQU Y11, 608(BX)
+	VPADDD  384(BX), Y12, Y12
+	VMOVDQU Y12, 640(BX)
+	VPADDD  416(BX), Y13, Y13
+	VMOVDQU Y13, 672(BX)
+	VPADDD  448(BX), Y14, Y14
+	VMOVDQU Y14, 704(BX)
+	VPADDD  480(BX), Y15, Y15
+	VMOVDQU Y15, 736(BX)
+
+	// r^16 during the stores (h saved).
+	// Transpose and store the 8 blocks.
+	CMPQ        832(SP), $0x01
+	JE          ms_b1_last
+	MOVQ        808(SP), SI
+	MOVQ        816(SP), DI
+	VPUNPCKLDQ  Y1, Y0, Y8
+	MOVQ        R8, 896(SP)
+	MOVQ        R9, 904(SP)
+	MOVQ        R10, 912(SP)
+	MOVQ        872(SP), R8
+	VPUNPCKHDQ  Y1, Y0, Y9
+	XORL        R11, R11
+	MOVQ        880(SP), R9
+	XORL        R12, R12
+	VPUNPCKLDQ  Y3, Y2, Y10
+	MOVQ        888(SP), R10
+	XORL        R13, R13
+	XORL        CX, CX
+	VPUNPCKHDQ  Y3, Y2, Y11
+	XORL        R14, R14
+	MOVQ        R8, DX
+	MULXQ       872(SP), R15, AX
+	ADDQ        R15, R11
+	VPUNPCKLQDQ Y10, Y8, Y0
+	ADCQ        AX, R12
+	ADCQ        $0x00, R13
+	ADCQ        $0x00, CX
+	VPUNPCKHQDQ Y10, Y8, Y1
+	ADCQ        $0x00, R14
+	MULXQ       880(SP), R15, AX
+	ADDQ        R15, R12
+	VPUNPCKLQDQ Y11, Y9, Y2
+	ADCQ        AX, R13
+	ADCQ        $0x00, CX
+	ADCQ        $0x00, R14
+	MULXQ       888(SP), R15, AX
+	VPUNPCKHQDQ Y11, Y9, Y3
+	ADDQ        R15, R13
+	ADCQ        AX, CX
+	ADCQ        $0x00, R14
+	VPUNPCKLDQ  Y5, Y4, Y8
+	MOVQ        R9, DX
+	MULXQ       872(SP), R15, AX
+	ADDQ        R15, R12
+	VPUNPCKHDQ  Y5, Y4, Y9
+	ADCQ        AX, R13
+	ADCQ        $0x00, CX
+	ADCQ        $0x00, R14
+	VPUNPCKLDQ  Y7, Y6, Y10
+	MULXQ       880(SP), R15, AX
+	ADDQ        R15, R13
+	ADCQ        AX, CX
+	ADCQ        $0x00, R14
+	VPUNPCKHDQ  Y7, Y6, Y11
+	MULXQ       888(SP), R15, AX
+	ADDQ        R15, CX
+	ADCQ        AX, R14
+	VPUNPCKLQDQ Y10, Y8, Y4
+	MOVQ        R10, DX
+	MULXQ       872(SP), R15, AX
+	ADDQ        R15, R13
+	VPUNPCKHQDQ Y10, Y8, Y5
+	ADCQ        AX, CX
+	ADCQ        $0x00, R14
+	MULXQ       880(SP), R15, AX
+	ADDQ        R15, CX
+	VPUNPCKLQDQ Y11, Y9, Y6
+	ADCQ        AX, R14
+	MULXQ       888(SP), R15, AX
+	ADDQ        R15, R14
+	VPUNPCKHQDQ Y11, Y9, Y7
+	MOVQ        R11, R8
+	MOVQ        R12, R9
+	MOVQ        R13, R10
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	ANDQ        $0x03, R10
+	ANDQ        $-4, R13
+	ADDQ        R13, R8
+	ADCQ        CX, R9
+	VPXOR       (SI), Y12, Y12
+	ADCQ        R14, R10
+	SHRQ        $0x02, CX, R13
+	SHRQ        $0x02, R14, CX
+	VMOVDQU     Y12, (DI)
+	SHRQ        $0x02, R14
+	ADDQ        R13, R8
+	ADCQ        CX, R9
+	VPERM2I128  $0x31, Y4, Y0, Y12
+	ADCQ        R14, R10
+	MOVQ        R10, R15
+	SHRQ        $0x02, R15
+	VPXOR       256(SI), Y12, Y12
+	ANDQ        $0x03, R10
+	LEAQ        (R15)(R15*4), AX
+	ADDQ        AX, R8
+	ADCQ        $0x00, R9
+	VMOVDQU     Y12, 256(DI)
+	ADCQ        $0x00, R10
+	MOVQ        R8, 872(SP)
+	MOVQ        R9, 880(SP)
+	VPERM2I128  $0x20, Y5, Y1, Y12
+	MOVQ        R10, 888(SP)
+	MOVQ        872(SP), R8
+	XORL        R11, R11
+	VPXOR       64(SI), Y12, Y12
+	MOVQ        880(SP), R9
+	XORL        R12, R12
+	MOVQ        888(SP), R10
+	XORL        R13, R13
+	VMOVDQU     Y12, 64(DI)
+	XORL        CX, CX
+	XORL        R14, R14
+	MOVQ        R8, DX
+	VPERM2I128  $0x31, Y5, Y1, Y12
+	MULXQ       872(SP), R15, AX
+	ADDQ        R15, R11
+	ADCQ        AX, R12
+	VPXOR       320(SI), Y12, Y12
+	ADCQ        $0x00, R13
+	ADCQ        $0x00, CX
+	ADCQ        $0x00, R14
+	VMOVDQU     Y12, 320(DI)
+	MULXQ       880(SP), R15, AX
+	ADDQ        R15, R12
+	ADCQ        AX, R13
+	ADCQ        $0x00, CX
+	VPERM2I128  $0x20, Y6, Y2, Y12
+	ADCQ        $0x00, R14
+	MULXQ       888(SP), R15, AX
+	ADDQ        R15, R13
+	VPXOR       128(SI), Y12, Y12
+	ADCQ        AX, CX
+	ADCQ        $0x00, R14
+	MOVQ        R9, DX
+	VMOVDQU     Y12, 128(DI)
+	MULXQ       872(SP), R15, AX
+	ADDQ        R15, R12
+	ADCQ        AX, R13
+	ADCQ        $0x00, CX
+	VPERM2I128  $0x31, Y6, Y2, Y12
+	ADCQ        $0x00, R14
+	MULXQ       880(SP), R15, AX
+	ADDQ        R15, R13
+	VPXOR       384(SI), Y12, Y12
+	ADCQ        AX, CX
+	ADCQ        $0x00, R14
+	MULXQ       888(SP), R15, AX
+	VMOVDQU     Y12, 384(DI)
+	ADDQ        R15, CX
+	ADCQ        AX, R14
+	MOVQ        R10, DX
+	MULXQ       872(SP), R15, AX
+	VPERM2I128  $0x20, Y7, Y3, Y12
+	ADDQ        R15, R13
+	ADCQ        AX, CX
+	ADCQ        $0x00, R14
+	VPXOR       192(SI), Y12, Y12
+	MULXQ       880(SP), R15, AX
+	ADDQ        R15, CX
+	ADCQ        AX, R14
+	VMOVDQU     Y12, 192(DI)
+	MULXQ       888(SP), R15, AX
+	ADDQ        R15, R14
+	MOVQ        R11, R8
+	VPERM2I128  $0x31, Y7, Y3, Y12
+	MOVQ        R12, R9
+	MOVQ        R13, R10
+	ANDQ        $0x03, R10
+	ANDQ        $-4, R13
+	VPXOR       448(SI), Y12, Y12
+	ADDQ        R13, R8
+	ADCQ        CX, R9
+	ADCQ        R14, R10
+	VMOVDQU     Y12, 448(DI)
+	SHRQ        $0x02, CX, R13
+	SHRQ        $0x02, R14, CX
+	SHRQ        $0x02, R14
+	VMOVDQU     512(BX), Y0
+	ADDQ        R13, R8
+	ADCQ        CX, R9
+	ADCQ        R14, R10
+	MOVQ        R10, R15
+	VMOVDQU     544(BX), Y1
+	SHRQ        $0x02, R15
+	ANDQ        $0x03, R10
+	LEAQ        (R15)(R15*4), AX
+	VMOVDQU     576(BX), Y2
+	ADDQ        AX, R8
+	ADCQ        $0x00, R9
+	ADCQ        $0x00, R10
+	VMOVDQU     608(BX), Y3
+	MOVQ        R8, 872(SP)
+	MOVQ        R9, 880(SP)
+	MOVQ        R10, 888(SP)
+	VMOVDQU     640(BX), Y4
+	MOVQ        872(SP), R8
+	XORL        R11, R11
+	MOVQ        880(SP), R9
+	XORL        R12, R12
+	VMOVDQU     672(BX), Y5
+	MOVQ        888(SP), R10
+	XORL        R13, R13
+	XORL        CX, CX
+	VMOVDQU     704(BX), Y6
+	XORL        R14, R14
+	MOVQ        R8, DX
+	MULXQ       872(SP), R15, AX
+	VMOVDQU     736(BX), Y7
+	ADDQ        R15, R11
+	ADCQ        AX, R12
+	ADCQ        $0x00, R13
+	ADCQ        $0x00, CX
+	VPUNPCKLDQ  Y1, Y0, Y8
+	ADCQ        $0x00, R14
+	MULXQ       880(SP), R15, AX
+	ADDQ        R15, R12
+	VPUNPCKHDQ  Y1, Y0, Y9
+	ADCQ        AX, R13
+	ADCQ        $0x00, CX
+	ADCQ        $0x00, R14
+	VPUNPCKLDQ  Y3, Y2, Y10
+	MULXQ       888(SP), R15, AX
+	ADDQ        R15, R13
+	ADCQ        AX, CX
+	ADCQ        $0x00, R14
+	VPUNPCKHDQ  Y3, Y2, Y11
+	MOVQ        R9, DX
+	MULXQ       872(SP), R15, AX
+	ADDQ        R15, R12
+	VPUNPCKLQDQ Y10, Y8, Y0
+	ADCQ        AX, R13
+	ADCQ        $0x00, CX
+	ADCQ        $0x00, R14
+	VPUNPCKHQDQ Y10, Y8, Y1
+	MULXQ       880(SP), R15, AX
+	ADDQ        R15, R13
+	ADCQ        AX, CX
+	VPUNPCKLQDQ Y11, Y9, Y2
+	ADCQ        $0x00, R14
+	MULXQ       888(SP), R15, AX
+	ADDQ        R15, CX
+	ADCQ        AX, R14
+	VPUNPCKHQDQ Y11, Y9, Y3
+	MOVQ        R10, DX
+	MULXQ       872(SP), R15, AX
+	ADDQ        R15, R13
+	VPUNPCKLDQ  Y5, Y4, Y8
+	ADCQ        AX, CX
+	ADCQ        $0x00, R14
+	MULXQ       880(SP), R15, AX
+	VPUNPCKHDQ  Y5, Y4, Y9
+	ADDQ        R15, CX
+	ADCQ        AX, R14
+	MULXQ       888(SP), R15, AX
+	ADDQ        R15, R14
+	VPUNPCKLDQ  Y7, Y6, Y10
+	MOVQ        R11, R8
+	MOVQ        R12, R9
+	MOVQ        R13, R10
+	VPUNPCKHDQ  Y7, Y6, Y11
+	ANDQ        $0x03, R10
+	ANDQ        $-4, R13
+	ADDQ        R13, R8
+	VPUNPCKLQDQ Y10, Y8, Y4
+	ADCQ        CX, R9
+	ADCQ        R14, R10
+	SHRQ        $0x02, CX, R13
+	SHRQ        $0x02, R14, CX
+	VPUNPCKHQDQ Y10, Y8, Y5
+	SHRQ        $0x02, R14
+	ADDQ        R13, R8
+	ADCQ        CX, R9
+	VPUNPCKLQDQ Y11, Y9, Y6
+	ADCQ        R14, R10
+	MOVQ        R10, R15
+	SHRQ        $0x02, R15
+	VPUNPCKHQDQ Y11, Y9, Y7
+	ANDQ        $0x03, R10
+	LEAQ        (R15)(R15*4), AX
+	ADDQ        AX, R8
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	ADCQ        $0x00, R9
+	ADCQ        $0x00, R10
+	MOVQ        R8, 872(SP)
+	MOVQ        R9, 880(SP)
+	VPXOR       32(SI), Y12, Y12
+	MOVQ        R10, 888(SP)
+	MOVQ        872(SP), R8
+	XORL        R11, R11
+	VMOVDQU     Y12, 32(DI)
+	MOVQ        880(SP), R9
+	XORL        R12, R12
+	MOVQ        888(SP), R10
+	VPERM2I128  $0x31, Y4, Y0, Y12
+	XORL        R13, R13
+	XORL        CX, CX
+	XORL        R14, R14
+	MOVQ        R8, DX
+	VPXOR       288(SI), Y12, Y12
+	MULXQ       872(SP), R15, AX
+	ADDQ        R15, R11
+	ADCQ        AX, R12
+	VMOVDQU     Y12, 288(DI)
+	ADCQ        $0x00, R13
+	ADCQ        $0x00, CX
+	ADCQ        $0x00, R14
+	VPERM2I128  $0x20, Y5, Y1, Y12
+	MULXQ       880(SP), R15, AX
+	ADDQ        R15, R12
+	ADCQ        AX, R13
+	VPXOR       96(SI), Y12, Y12
+	ADCQ        $0x00, CX
+	ADCQ        $0x00, R14
+	MULXQ       888(SP), R15, AX
+	ADDQ        R15, R13
+	VMOVDQU     Y12, 96(DI)
+	ADCQ        AX, CX
+	ADCQ        $0x00, R14
+	MOVQ        R9, DX
+	VPERM2I128  $0x31, Y5, Y1, Y12
+	MULXQ       872(SP), R15, AX
+	ADDQ        R15, R12
+	ADCQ        AX, R13
+	VPXOR       352(SI), Y12, Y12
+	ADCQ        $0x00, CX
+	ADCQ        $0x00, R14
+	MULXQ       880(SP), R15, AX
+	ADDQ        R15, R13
+	VMOVDQU     Y12, 352(DI)
+	ADCQ        AX, CX
+	ADCQ        $0x00, R14
+	MULXQ       888(SP), R15, AX
+	VPERM2I128  $0x20, Y6, Y2, Y12
+	ADDQ        R15, CX
+	ADCQ        AX, R14
+	MOVQ        R10, DX
+	VPXOR       160(SI), Y12, Y12
+	MULXQ       872(SP), R15, AX
+	ADDQ        R15, R13
+	ADCQ        AX, CX
+	ADCQ        $0x00, R14
+	VMOVDQU     Y12, 160(DI)
+	MULXQ       880(SP), R15, AX
+	ADDQ        R15, CX
+	ADCQ        AX, R14
+	VPERM2I128  $0x31, Y6, Y2, Y12
+	MULXQ       888(SP), R15, AX
+	ADDQ        R15, R14
+	MOVQ        R11, R8
+	VPXOR       416(SI), Y12, Y12
+	MOVQ        R12, R9
+	MOVQ        R13, R10
+	ANDQ        $0x03, R10
+	VMOVDQU     Y12, 416(DI)
+	ANDQ        $-4, R13
+	ADDQ        R13, R8
+	ADCQ        CX, R9
+	ADCQ        R14, R10
+	VPERM2I128  $0x20, Y7, Y3, Y12
+	SHRQ        $0x02, CX, R13
+	SHRQ        $0x02, R14, CX
+	SHRQ        $0x02, R14
+	VPXOR       224(SI), Y12, Y12
+	ADDQ        R13, R8
+	ADCQ        CX, R9
+	ADCQ        R14, R10
+	VMOVDQU     Y12, 224(DI)
+	MOVQ        R10, R15
+	SHRQ        $0x02, R15
+	ANDQ        $0x03, R10
+	LEAQ        (R15)(R15*4), AX
+	VPERM2I128  $0x31, Y7, Y3, Y12
+	ADDQ        AX, R8
+	ADCQ        $0x00, R9
+	ADCQ        $0x00, R10
+	VPXOR       480(SI), Y12, Y12
+	MOVQ        R8, 872(SP)
+	MOVQ        R9, 880(SP)
+	MOVQ        R10, 888(SP)
+	VMOVDQU     Y12, 480(DI)
+	MOVQ        896(SP), R8
+	MOVQ        904(SP), R9
+	MOVQ        912(SP), R10
+	JMP         ms_b1_stored
+
+ms_b1_last:
+	// The last batch: the stores, then the join or r^16.
+	MOVQ        808(SP), SI
+	MOVQ        816(SP), DI
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y9
+	VPUNPCKLDQ  Y3, Y2, Y10
+	VPUNPCKHDQ  Y3, Y2, Y11
+	VPUNPCKLQDQ Y10, Y8, Y0
+	VPUNPCKHQDQ Y10, Y8, Y1
+	VPUNPCKLQDQ Y11, Y9, Y2
+	VPUNPCKHQDQ Y11, Y9, Y3
+	VPUNPCKLDQ  Y5, Y4, Y8
+	VPUNPCKHDQ  Y5, Y4, Y9
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y11
+	VPUNPCKLQDQ Y10, Y8, Y4
+	VPUNPCKHQDQ Y10, Y8, Y5
+	VPUNPCKLQDQ Y11, Y9, Y6
+	VPUNPCKHQDQ Y11, Y9, Y7
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	CMPQ        1000(SP), $0x00
+	JA          xor_145
+	JB          next_146
+	MOVQ        976(SP), CX
+	VPXOR       (CX), Y12, Y12
+	VMOVDQU     Y12, (CX)
+	JMP         next_146
+
+xor_145:
+	VPXOR   (SI), Y12, Y12
+	VMOVDQU Y12, (DI)
+
+next_146:
+	VPERM2I128 $0x31, Y4, Y0, Y12
+	CMPQ       1000(SP), $0x04
+	JA         xor_147
+	JB         next_148
+	MOVQ       976(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_148
+
+xor_147:
+	VPXOR   256(SI), Y12, Y12
+	VMOVDQU Y12, 256(DI)
+
+next_148:
+	VPERM2I128 $0x20, Y5, Y1, Y12
+	CMPQ       1000(SP), $0x01
+	JA         xor_149
+	JB         next_150
+	MOVQ       976(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_150
+
+xor_149:
+	VPXOR   64(SI), Y12, Y12
+	VMOVDQU Y12, 64(DI)
+
+next_150:
+	VPERM2I128 $0x31, Y5, Y1, Y12
+	CMPQ       1000(SP), $0x05
+	JA         xor_151
+	JB         next_152
+	MOVQ       976(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_152
+
+xor_151:
+	VPXOR   320(SI), Y12, Y12
+	VMOVDQU Y12, 320(DI)
+
+next_152:
+	VPERM2I128 $0x20, Y6, Y2, Y12
+	CMPQ       1000(SP), $0x02
+	JA         xor_153
+	JB         next_154
+	MOVQ       976(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_154
+
+xor_153:
+	VPXOR   128(SI), Y12, Y12
+	VMOVDQU Y12, 128(DI)
+
+next_154:
+	VPERM2I128 $0x31, Y6, Y2, Y12
+	CMPQ       1000(SP), $0x06
+	JA         xor_155
+	JB         next_156
+	MOVQ       976(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_156
+
+xor_155:
+	VPXOR   384(SI), Y12, Y12
+	VMOVDQU Y12, 384(DI)
+
+next_156:
+	VPERM2I128 $0x20, Y7, Y3, Y12
+	CMPQ       1000(SP), $0x03
+	JA         xor_157
+	JB         next_158
+	MOVQ       976(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_158
+
+xor_157:
+	VPXOR   192(SI), Y12, Y12
+	VMOVDQU Y12, 192(DI)
+
+next_158:
+	VPERM2I128 $0x31, Y7, Y3, Y12
+	CMPQ       1000(SP), $0x07
+	JA         xor_159
+	JB         next_160
+	MOVQ       976(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_160
+
+xor_159:
+	VPXOR   448(SI), Y12, Y12
+	VMOVDQU Y12, 448(DI)
+
+next_160:
+	VMOVDQU     512(BX), Y0
+	VMOVDQU     544(BX), Y1
+	VMOVDQU     576(BX), Y2
+	VMOVDQU     608(BX), Y3
+	VMOVDQU     640(BX), Y4
+	VMOVDQU     672(BX), Y5
+	VMOVDQU     704(BX), Y6
+	VMOVDQU     736(BX), Y7
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y9
+	VPUNPCKLDQ  Y3, Y2, Y10
+	VPUNPCKHDQ  Y3, Y2, Y11
+	VPUNPCKLQDQ Y10, Y8, Y0
+	VPUNPCKHQDQ Y10, Y8, Y1
+	VPUNPCKLQDQ Y11, Y9, Y2
+	VPUNPCKHQDQ Y11, Y9, Y3
+	VPUNPCKLDQ  Y5, Y4, Y8
+	VPUNPCKHDQ  Y5, Y4, Y9
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y11
+	VPUNPCKLQDQ Y10, Y8, Y4
+	VPUNPCKHQDQ Y10, Y8, Y5
+	VPUNPCKLQDQ Y11, Y9, Y6
+	VPUNPCKHQDQ Y11, Y9, Y7
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	CMPQ        1000(SP), $0x00
+	JA          xor_161
+	JB          next_162
+	MOVQ        976(SP), CX
+	VPXOR       32(CX), Y12, Y12
+	VMOVDQU     Y12, 32(CX)
+	JMP         next_162
+
+xor_161:
+	VPXOR   32(SI), Y12, Y12
+	VMOVDQU Y12, 32(DI)
+
+next_162:
+	VPERM2I128 $0x31, Y4, Y0, Y12
+	CMPQ       1000(SP), $0x04
+	JA         xor_163
+	JB         next_164
+	MOVQ       976(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_164
+
+xor_163:
+	VPXOR   288(SI), Y12, Y12
+	VMOVDQU Y12, 288(DI)
+
+next_164:
+	VPERM2I128 $0x20, Y5, Y1, Y12
+	CMPQ       1000(SP), $0x01
+	JA         xor_165
+	JB         next_166
+	MOVQ       976(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_166
+
+xor_165:
+	VPXOR   96(SI), Y12, Y12
+	VMOVDQU Y12, 96(DI)
+
+next_166:
+	VPERM2I128 $0x31, Y5, Y1, Y12
+	CMPQ       1000(SP), $0x05
+	JA         xor_167
+	JB         next_168
+	MOVQ       976(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_168
+
+xor_167:
+	VPXOR   352(SI), Y12, Y12
+	VMOVDQU Y12, 352(DI)
+
+next_168:
+	VPERM2I128 $0x20, Y6, Y2, Y12
+	CMPQ       1000(SP), $0x02
+	JA         xor_169
+	JB         next_170
+	MOVQ       976(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_170
+
+xor_169:
+	VPXOR   160(SI), Y12, Y12
+	VMOVDQU Y12, 160(DI)
+
+next_170:
+	VPERM2I128 $0x31, Y6, Y2, Y12
+	CMPQ       1000(SP), $0x06
+	JA         xor_171
+	JB         next_172
+	MOVQ       976(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_172
+
+xor_171:
+	VPXOR   416(SI), Y12, Y12
+	VMOVDQU Y12, 416(DI)
+
+next_172:
+	VPERM2I128 $0x20, Y7, Y3, Y12
+	CMPQ       1000(SP), $0x03
+	JA         xor_173
+	JB         next_174
+	MOVQ       976(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_174
+
+xor_173:
+	VPXOR   224(SI), Y12, Y12
+	VMOVDQU Y12, 224(DI)
+
+next_174:
+	VPERM2I128 $0x31, Y7, Y3, Y12
+	CMPQ       1000(SP), $0x07
+	JA         xor_175
+	JB         next_176
+	MOVQ       976(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_176
+
+xor_175:
+	VPXOR   480(SI), Y12, Y12
+	VMOVDQU Y12, 480(DI)
+
+next_176:
+	CMPQ  1064(SP), $0x00
+	JL    nopow_177
+	MOVQ  R8, 896(SP)
+	MOVQ  R9, 904(SP)
+	MOVQ  R10, 912(SP)
+	MOVQ  872(SP), R8
+	XORL  R11, R11
+	MOVQ  880(SP), R9
+	XORL  R12, R12
+	MOVQ  888(SP), R10
+	XORL  R13, R13
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  R8, 872(SP)
+	MOVQ  R9, 880(SP)
+	MOVQ  R10, 888(SP)
+	MOVQ  872(SP), R8
+	XORL  R11, R11
+	MOVQ  880(SP), R9
+	XORL  R12, R12
+	MOVQ  888(SP), R10
+	XORL  R13, R13
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  R8, 872(SP)
+	MOVQ  R9, 880(SP)
+	MOVQ  R10, 888(SP)
+	MOVQ  872(SP), R8
+	XORL  R11, R11
+	MOVQ  880(SP), R9
+	XORL  R12, R12
+	MOVQ  888(SP), R10
+	XORL  R13, R13
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  R8, 872(SP)
+	MOVQ  R9, 880(SP)
+	MOVQ  R10, 888(SP)
+	MOVQ  872(SP), R8
+	XORL  R11, R11
+	MOVQ  880(SP), R9
+	XORL  R12, R12
+	MOVQ  888(SP), R10
+	XORL  R13, R13
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  R8, 872(SP)
+	MOVQ  R9, 880(SP)
+	MOVQ  R10, 888(SP)
+	MOVQ  896(SP), R8
+	MOVQ  904(SP), R9
+	MOVQ  912(SP), R10
+
+nopow_177:
+ms_b1_stored:
+	MOVQ 808(SP), SI
+	MOVQ 816(SP), DI
+	ADDQ $0x00000200, SI
+	ADDQ $0x00000200, DI
+	MOVQ SI, 808(SP)
+	MOVQ DI, 816(SP)
+	MOVQ 800(SP), AX
+	ADDL $0x08, 32(AX)
+	DECQ 832(SP)
+	JZ   ms_tail
+
+ms_loop:
+	// A last batch of at most 4 blocks takes the row layout (rowBatch).
+	CMPQ 832(SP), $0x01
+	JNE  ms_loop_t
+	CMPQ 1016(SP), $0x00000100
+	JBE  ms_row
+
+ms_loop_t:
+	// Counters s.Counter+0 ... s.Counter+7, one per lane.
+	MOVQ         800(SP), AX
+	VPBROADCASTD 32(AX), Y12
+	VPADDD       iota16<>+0(SB), Y12, Y12
+	VMOVDQU      Y12, 384(BX)
+	VMOVDQU      (BX), Y0
+	VMOVDQU      32(BX), Y1
+	VMOVDQU      64(BX), Y2
+	VMOVDQU      96(BX), Y3
+	VMOVDQU      128(BX), Y4
+	VMOVDQU      160(BX), Y5
+	VMOVDQU      192(BX), Y6
+	VMOVDQU      224(BX), Y7
+	VMOVDQU      256(BX), Y8
+	VMOVDQU      288(BX), Y9
+	VMOVDQU      320(BX), Y10
+	VMOVDQU      Y10, 576(BX)
+	VMOVDQU      352(BX), Y11
+	VMOVDQU      Y11, 608(BX)
+	VMOVDQU      416(BX), Y13
+	VMOVDQU      448(BX), Y14
+	VMOVDQU      480(BX), Y15
+
+	// Chain B starts from 0.
+	XORL R11, R11
+	XORL R12, R12
+	XORL R13, R13
+	MOVQ 824(SP), R15
+
+	// Five times two double rounds, with three blocks of each MAC chain.
+	MOVQ $0x00000005, SI
+
+ms_loop_rounds:
+	VPADDD  Y4, Y0, Y0
+	ADDQ    (R15), R8
+	VPADDD  Y5, Y1, Y1
+	ADCQ    8(R15), R9
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	ADCQ    $0x01, R10
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	MOVQ    R8, DX
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	MULXQ   840(SP), AX, CX
+	VPADDD  Y13, Y9, Y9
+	MULXQ   848(SP), R8, R14
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	MOVQ    R9, DX
+	VPSLLD  $0x0c, Y4, Y10
+	MULXQ   864(SP), DI, R9
+	VPSLLD  $0x0c, Y5, Y11
+	VPSRLD  $0x14, Y4, Y4
+	ADDQ    DI, AX
+	VPSRLD  $0x14, Y5, Y5
+	ADCQ    R9, CX
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	MULXQ   840(SP), DI, R9
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	ADDQ    DI, R8
+	VPXOR   Y0, Y12, Y12
+	ADCQ    R9, R14
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	MOVQ    R10, DI
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	IMULQ   864(SP), DI
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	IMULQ   840(SP), R10
+	VPXOR   Y8, Y4, Y4
+	ADDQ    DI, R8
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x07, Y4, Y10
+	ADCQ    $0x00, R14
+	VPSLLD  $0x07, Y5, Y11
+	ADDQ    CX, R8
+	VPSRLD  $0x19, Y4, Y4
+	VPSRLD  $0x19, Y5, Y5
+	ADCQ    R10, R14
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	MOVQ    R8, R9
+	VMOVDQU Y8, 512(BX)
+	MOVQ    AX, R8
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y8
+	MOVQ    R14, R10
+	VMOVDQU 608(BX), Y9
+	SHRQ    $0x02, R14
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	ANDQ    $0x03, R10
+	VPXOR   Y2, Y14, Y14
+	LEAQ    (R14)(R14*4), R14
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	ADDQ    R14, R8
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	ADCQ    $0x00, R9
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	ADCQ    $0x00, R10
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	ADDQ    256(R15), R11
+	VPSLLD  $0x0c, Y6, Y10
+	ADCQ    264(R15), R12
+	VPSLLD  $0x0c, Y7, Y11
+	VPSRLD  $0x14, Y6, Y6
+	ADCQ    $0x01, R13
+	VPSRLD  $0x14, Y7, Y7
+	MOVQ    R11, DX
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	MULXQ   840(SP), AX, CX
+	VPADDD  Y6, Y2, Y2
+	MULXQ   848(SP), R11, R14
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	MOVQ    R12, DX
+	VPXOR   Y3, Y15, Y15
+	MULXQ   864(SP), DI, R12
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	ADDQ    DI, AX
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	ADCQ    R12, CX
+	VPXOR   Y8, Y6, Y6
+	MULXQ   840(SP), DI, R12
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x07, Y6, Y10
+	ADDQ    DI, R11
+	VPSLLD  $0x07, Y7, Y11
+	ADCQ    R12, R14
+	VPSRLD  $0x19, Y6, Y6
+	VPSRLD  $0x19, Y7, Y7
+	MOVQ    R13, DI
+	VPXOR   Y10, Y6, Y6
+	IMULQ   864(SP), DI
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y5, Y0, Y0
+	IMULQ   840(SP), R13
+	VPADDD  Y6, Y1, Y1
+	ADDQ    DI, R11
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	ADCQ    $0x00, R14
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	ADDQ    CX, R11
+	VPADDD  Y15, Y8, Y8
+	ADCQ    R13, R14
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	MOVQ    R11, R12
+	VPXOR   Y9, Y6, Y6
+	MOVQ    AX, R11
+	VPSLLD  $0x0c, Y5, Y10
+	VPSLLD  $0x0c, Y6, Y11
+	MOVQ    R14, R13
+	VPSRLD  $0x14, Y5, Y5
+	SHRQ    $0x02, R14
+	VPSRLD  $0x14, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	ANDQ    $0x03, R13
+	VPXOR   Y11, Y6, Y6
+	LEAQ    (R14)(R14*4), R14
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	ADDQ    R14, R11
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	ADCQ    $0x00, R12
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	ADCQ    $0x00, R13
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	ADDQ    16(R15), R8
+	VPADDD  Y12, Y9, Y9
+	ADCQ    24(R15), R9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	ADCQ    $0x01, R10
+	VPSLLD  $0x07, Y5, Y10
+	MOVQ    R8, DX
+	VPSLLD  $0x07, Y6, Y11
+	VPSRLD  $0x19, Y5, Y5
+	MULXQ   840(SP), AX, CX
+	VPSRLD  $0x19, Y6, Y6
+	MULXQ   848(SP), R8, R14
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	MOVQ    R9, DX
+	VMOVDQU Y8, 576(BX)
+	VMOVDQU Y9, 608(BX)
+	MULXQ   864(SP), DI, R9
+	VMOVDQU 512(BX), Y8
+	ADDQ    DI, AX
+	VMOVDQU 544(BX), Y9
+	VPADDD  Y7, Y2, Y2
+	ADCQ    R9, CX
+	VPADDD  Y4, Y3, Y3
+	MULXQ   840(SP), DI, R9
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	ADDQ    DI, R8
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	ADCQ    R9, R14
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	MOVQ    R10, DI
+	VPADDD  Y14, Y9, Y9
+	IMULQ   864(SP), DI
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	IMULQ   840(SP), R10
+	VPSLLD  $0x0c, Y7, Y10
+	VPSLLD  $0x0c, Y4, Y11
+	ADDQ    DI, R8
+	VPSRLD  $0x14, Y7, Y7
+	ADCQ    $0x00, R14
+	VPSRLD  $0x14, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	ADDQ    CX, R8
+	VPXOR   Y11, Y4, Y4
+	ADCQ    R10, R14
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	MOVQ    R8, R9
+	VPXOR   Y2, Y13, Y13
+	MOVQ    AX, R8
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	MOVQ    R14, R10
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	SHRQ    $0x02, R14
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	ANDQ    $0x03, R10
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	LEAQ    (R14)(R14*4), R14
+	VPSLLD  $0x07, Y7, Y10
+	ADDQ    R14, R8
+	VPSLLD  $0x07, Y4, Y11
+	VPSRLD  $0x19, Y7, Y7
+	ADCQ    $0x00, R9
+	VPSRLD  $0x19, Y4, Y4
+	ADCQ    $0x00, R10
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	ADDQ    272(R15), R11
+	VPADDD  Y4, Y0, Y0
+	ADCQ    280(R15), R12
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	ADCQ    $0x01, R13
+	VPXOR   Y1, Y13, Y13
+	MOVQ    R11, DX
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	MULXQ   840(SP), AX, CX
+	VPADDD  Y12, Y8, Y8
+	MULXQ   848(SP), R11, R14
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	MOVQ    R12, DX
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x0c, Y4, Y10
+	MULXQ   864(SP), DI, R12
+	VPSLLD  $0x0c, Y5, Y11
+	ADDQ    DI, AX
+	VPSRLD  $0x14, Y4, Y4
+	VPSRLD  $0x14, Y5, Y5
+	ADCQ    R12, CX
+	VPXOR   Y10, Y4, Y4
+	MULXQ   840(SP), DI, R12
+	VPXOR   Y11, Y5, Y5
+	VPADDD  Y4, Y0, Y0
+	ADDQ    DI, R11
+	VPADDD  Y5, Y1, Y1
+	ADCQ    R12, R14
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	MOVQ    R13, DI
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	IMULQ   864(SP), DI
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	IMULQ   840(SP), R13
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	ADDQ    DI, R11
+	VPXOR   Y9, Y5, Y5
+	ADCQ    $0x00, R14
+	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $0x07, Y5, Y11
+	ADDQ    CX, R11
+	VPSRLD  $0x19, Y4, Y4
+	ADCQ    R13, R14
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	MOVQ    R11, R12
+	VPXOR   Y11, Y5, Y5
+	MOVQ    AX, R11
+	VMOVDQU Y8, 512(BX)
+	VMOVDQU Y9, 544(BX)
+	MOVQ    R14, R13
+	VMOVDQU 576(BX), Y8
+	SHRQ    $0x02, R14
+	VMOVDQU 608(BX), Y9
+	VPADDD  Y6, Y2, Y2
+	ANDQ    $0x03, R13
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	LEAQ    (R14)(R14*4), R14
+	VPXOR   Y3, Y15, Y15
+	ADDQ    R14, R11
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	ADCQ    $0x00, R12
+	VPADDD  Y14, Y8, Y8
+	ADCQ    $0x00, R13
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	ADDQ    32(R15), R8
+	VPXOR   Y9, Y7, Y7
+	ADCQ    40(R15), R9
+	VPSLLD  $0x0c, Y6, Y10
+	VPSLLD  $0x0c, Y7, Y11
+	ADCQ    $0x01, R10
+	VPSRLD  $0x14, Y6, Y6
+	MOVQ    R8, DX
+	VPSRLD  $0x14, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	MULXQ   840(SP), AX, CX
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y6, Y2, Y2
+	MULXQ   848(SP), R8, R14
+	VPADDD  Y7, Y3, Y3
+	MOVQ    R9, DX
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	MULXQ   864(SP), DI, R9
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	ADDQ    DI, AX
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	ADCQ    R9, CX
+	VPADDD  Y15, Y9, Y9
+	MULXQ   840(SP), DI, R9
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	ADDQ    DI, R8
+	VPSLLD  $0x07, Y6, Y10
+	ADCQ    R9, R14
+	VPSLLD  $0x07, Y7, Y11
+	VPSRLD  $0x19, Y6, Y6
+	MOVQ    R10, DI
+	VPSRLD  $0x19, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	IMULQ   864(SP), DI
+	VPXOR   Y11, Y7, Y7
+	IMULQ   840(SP), R10
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	ADDQ    DI, R8
+	VPXOR   Y0, Y15, Y15
+	ADCQ    $0x00, R14
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	ADDQ    CX, R8
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	ADCQ    R10, R14
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	MOVQ    R8, R9
+	VPXOR   Y8, Y5, Y5
+	MOVQ    AX, R8
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x0c, Y5, Y10
+	MOVQ    R14, R10
+	VPSLLD  $0x0c, Y6, Y11
+	VPSRLD  $0x14, Y5, Y5
+	SHRQ    $0x02, R14
+	VPSRLD  $0x14, Y6, Y6
+	ANDQ    $0x03, R10
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	LEAQ    (R14)(R14*4), R14
+	VPADDD  Y5, Y0, Y0
+	ADDQ    R14, R8
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	ADCQ    $0x00, R9
+	VPXOR   Y1, Y12, Y12
+	ADCQ    $0x00, R10
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	ADDQ    288(R15), R11
+	VPADDD  Y15, Y8, Y8
+	ADCQ    296(R15), R12
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	ADCQ    $0x01, R13
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x07, Y5, Y10
+	MOVQ    R11, DX
+	VPSLLD  $0x07, Y6, Y11
+	MULXQ   840(SP), AX, CX
+	VPSRLD  $0x19, Y5, Y5
+	VPSRLD  $0x19, Y6, Y6
+	MULXQ   848(SP), R11, R14
+	VPXOR   Y10, Y5, Y5
+	MOVQ    R12, DX
+	VPXOR   Y11, Y6, Y6
+	VMOVDQU Y8, 576(BX)
+	MULXQ   864(SP), DI, R12
+	VMOVDQU Y9, 608(BX)
+	ADDQ    DI, AX
+	VMOVDQU 512(BX), Y8
+	VMOVDQU 544(BX), Y9
+	ADCQ    R12, CX
+	VPADDD  Y7, Y2, Y2
+	MULXQ   840(SP), DI, R12
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	ADDQ    DI, R11
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	ADCQ    R12, R14
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	MOVQ    R13, DI
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	IMULQ   864(SP), DI
+	VPXOR   Y8, Y7, Y7
+	IMULQ   840(SP), R13
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x0c, Y7, Y10
+	ADDQ    DI, R11
+	VPSLLD  $0x0c, Y4, Y11
+	ADCQ    $0x00, R14
+	VPSRLD  $0x14, Y7, Y7
+	VPSRLD  $0x14, Y4, Y4
+	ADDQ    CX, R11
+	VPXOR   Y10, Y7, Y7
+	ADCQ    R13, R14
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y7, Y2, Y2
+	MOVQ    R11, R12
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	MOVQ    AX, R11
+	VPXOR   Y3, Y14, Y14
+	MOVQ    R14, R13
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	SHRQ    $0x02, R14
+	VPADDD  Y13, Y8, Y8
+	ANDQ    $0x03, R13
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	LEAQ    (R14)(R14*4), R14
+	VPXOR   Y9, Y4, Y4
+	ADDQ    R14, R11
+	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $0x07, Y4, Y11
+	ADCQ    $0x00, R12
+	VPSRLD  $0x19, Y7, Y7
+	ADCQ    $0x00, R13
+	VPSRLD  $0x19, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	LEAQ    48(R15), R15
+	VPXOR   Y11, Y4, Y4
+	DECQ    SI
+	JNZ     ms_loop_rounds
+
+	// The last block of each chain, before any store.
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 840(SP), AX, CX
+	MULXQ 848(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 864(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 840(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 864(SP), DI
+	IMULQ 840(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  256(R15), R11
+	ADCQ  264(R15), R12
+	ADCQ  $0x01, R13
+	MOVQ  R11, DX
+	MULXQ 840(SP), AX, CX
+	MULXQ 848(SP), R11, R14
+	MOVQ  R12, DX
+	MULXQ 864(SP), DI, R12
+	ADDQ  DI, AX
+	ADCQ  R12, CX
+	MULXQ 840(SP), DI, R12
+	ADDQ  DI, R11
+	ADCQ  R12, R14
+	MOVQ  R13, DI
+	IMULQ 864(SP), DI
+	IMULQ 840(SP), R13
+	ADDQ  DI, R11
+	ADCQ  $0x00, R14
+	ADDQ  CX, R11
+	ADCQ  R13, R14
+	MOVQ  R11, R12
+	MOVQ  AX, R11
+	MOVQ  R14, R13
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R13
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R11
+	ADCQ  $0x00, R12
+	ADCQ  $0x00, R13
+	LEAQ  272(R15), R15
+	MOVQ  R15, 824(SP)
+
+	// Add the input state; words 8-15 go to the frame.
+	VPADDD  (BX), Y0, Y0
+	VPADDD  32(BX), Y1, Y1
+	VPADDD  64(BX), Y2, Y2
+	VPADDD  96(BX), Y3, Y3
+	VPADDD  128(BX), Y4, Y4
+	VPADDD  160(BX), Y5, Y5
+	VPADDD  192(BX), Y6, Y6
+	VPADDD  224(BX), Y7, Y7
+	VPADDD  256(BX), Y8, Y8
+	VMOVDQU Y8, 512(BX)
+	VPADDD  288(BX), Y9, Y9
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y10
+	VPADDD  320(BX), Y10, Y10
+	VMOVDQU Y10, 576(BX)
+	VMOVDQU 608(BX), Y11
+	VPADDD  352(BX), Y11, Y11
+	VMOVDQU Y11, 608(BX)
+	VPADDD  384(BX), Y12, Y12
+	VMOVDQU Y12, 640(BX)
+	VPADDD  416(BX), Y13, Y13
+	VMOVDQU Y13, 672(BX)
+	VPADDD  448(BX), Y14, Y14
+	VMOVDQU Y14, 704(BX)
+	VPADDD  480(BX), Y15, Y15
+	VMOVDQU Y15, 736(BX)
+
+	// Join the chains during the stores: h = hA·r^16 + hB.
+	// Transpose and store the 8 blocks.
+	CMPQ        832(SP), $0x01
+	JE          ms_loop_last
+	MOVQ        808(SP), SI
+	MOVQ        816(SP), DI
+	VPUNPCKLDQ  Y1, Y0, Y8
+	XORL        CX, CX
+	VPUNPCKHDQ  Y1, Y0, Y9
+	XORL        R14, R14
+	VPUNPCKLDQ  Y3, Y2, Y10
+	MOVQ        R8, DX
+	VPUNPCKHDQ  Y3, Y2, Y11
+	VPUNPCKLQDQ Y10, Y8, Y0
+	MULXQ       872(SP), R15, AX
+	VPUNPCKHQDQ Y10, Y8, Y1
+	ADDQ        R15, R11
+	VPUNPCKLQDQ Y11, Y9, Y2
+	VPUNPCKHQDQ Y11, Y9, Y3
+	ADCQ        AX, R12
+	VPUNPCKLDQ  Y5, Y4, Y8
+	ADCQ        $0x00, R13
+	VPUNPCKHDQ  Y5, Y4, Y9
+	ADCQ        $0x00, CX
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y11
+	ADCQ        $0x00, R14
+	VPUNPCKLQDQ Y10, Y8, Y4
+	MULXQ       880(SP), R15, AX
+	VPUNPCKHQDQ Y10, Y8, Y5
+	VPUNPCKLQDQ Y11, Y9, Y6
+	ADDQ        R15, R12
+	VPUNPCKHQDQ Y11, Y9, Y7
+	ADCQ        AX, R13
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	VPXOR       (SI), Y12, Y12
+	ADCQ        $0x00, CX
+	VMOVDQU     Y12, (DI)
+	ADCQ        $0x00, R14
+	VPERM2I128  $0x31, Y4, Y0, Y12
+	MULXQ       888(SP), R15, AX
+	VPXOR       256(SI), Y12, Y12
+	VMOVDQU     Y12, 256(DI)
+	ADDQ        R15, R13
+	VPERM2I128  $0x20, Y5, Y1, Y12
+	ADCQ        AX, CX
+	VPXOR       64(SI), Y12, Y12
+	VMOVDQU     Y12, 64(DI)
+	ADCQ        $0x00, R14
+	VPERM2I128  $0x31, Y5, Y1, Y12
+	MOVQ        R9, DX
+	VPXOR       320(SI), Y12, Y12
+	MULXQ       872(SP), R15, AX
+	VMOVDQU     Y12, 320(DI)
+	VPERM2I128  $0x20, Y6, Y2, Y12
+	ADDQ        R15, R12
+	VPXOR       128(SI), Y12, Y12
+	ADCQ        AX, R13
+	VMOVDQU     Y12, 128(DI)
+	VPERM2I128  $0x31, Y6, Y2, Y12
+	ADCQ        $0x00, CX
+	VPXOR       384(SI), Y12, Y12
+	ADCQ        $0x00, R14
+	VMOVDQU     Y12, 384(DI)
+	VPERM2I128  $0x20, Y7, Y3, Y12
+	MULXQ       880(SP), R15, AX
+	VPXOR       192(SI), Y12, Y12
+	ADDQ        R15, R13
+	VMOVDQU     Y12, 192(DI)
+	ADCQ        AX, CX
+	VPERM2I128  $0x31, Y7, Y3, Y12
+	VPXOR       448(SI), Y12, Y12
+	ADCQ        $0x00, R14
+	VMOVDQU     Y12, 448(DI)
+	MULXQ       888(SP), R15, AX
+	VMOVDQU     512(BX), Y0
+	VMOVDQU     544(BX), Y1
+	ADDQ        R15, CX
+	VMOVDQU     576(BX), Y2
+	ADCQ        AX, R14
+	VMOVDQU     608(BX), Y3
+	VMOVDQU     640(BX), Y4
+	MOVQ        R10, DX
+	VMOVDQU     672(BX), Y5
+	MULXQ       872(SP), R15, AX
+	VMOVDQU     704(BX), Y6
+	ADDQ        R15, R13
+	VMOVDQU     736(BX), Y7
+	VPUNPCKLDQ  Y1, Y0, Y8
+	ADCQ        AX, CX
+	VPUNPCKHDQ  Y1, Y0, Y9
+	ADCQ        $0x00, R14
+	VPUNPCKLDQ  Y3, Y2, Y10
+	VPUNPCKHDQ  Y3, Y2, Y11
+	MULXQ       880(SP), R15, AX
+	VPUNPCKLQDQ Y10, Y8, Y0
+	ADDQ        R15, CX
+	VPUNPCKHQDQ Y10, Y8, Y1
+	ADCQ        AX, R14
+	VPUNPCKLQDQ Y11, Y9, Y2
+	VPUNPCKHQDQ Y11, Y9, Y3
+	MULXQ       888(SP), R15, AX
+	VPUNPCKLDQ  Y5, Y4, Y8
+	ADDQ        R15, R14
+	VPUNPCKHDQ  Y5, Y4, Y9
+	VPUNPCKLDQ  Y7, Y6, Y10
+	MOVQ        R11, R8
+	VPUNPCKHDQ  Y7, Y6, Y11
+	MOVQ        R12, R9
+	VPUNPCKLQDQ Y10, Y8, Y4
+	VPUNPCKHQDQ Y10, Y8, Y5
+	MOVQ        R13, R10
+	VPUNPCKLQDQ Y11, Y9, Y6
+	ANDQ        $0x03, R10
+	VPUNPCKHQDQ Y11, Y9, Y7
+	ANDQ        $-4, R13
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	VPXOR       32(SI), Y12, Y12
+	ADDQ        R13, R8
+	VMOVDQU     Y12, 32(DI)
+	ADCQ        CX, R9
+	VPERM2I128  $0x31, Y4, Y0, Y12
+	VPXOR       288(SI), Y12, Y12
+	ADCQ        R14, R10
+	VMOVDQU     Y12, 288(DI)
+	SHRQ        $0x02, CX, R13
+	VPERM2I128  $0x20, Y5, Y1, Y12
+	SHRQ        $0x02, R14, CX
+	VPXOR       96(SI), Y12, Y12
+	VMOVDQU     Y12, 96(DI)
+	SHRQ        $0x02, R14
+	VPERM2I128  $0x31, Y5, Y1, Y12
+	ADDQ        R13, R8
+	VPXOR       352(SI), Y12, Y12
+	VMOVDQU     Y12, 352(DI)
+	ADCQ        CX, R9
+	VPERM2I128  $0x20, Y6, Y2, Y12
+	ADCQ        R14, R10
+	VPXOR       160(SI), Y12, Y12
+	VMOVDQU     Y12, 160(DI)
+	MOVQ        R10, R15
+	VPERM2I128  $0x31, Y6, Y2, Y12
+	SHRQ        $0x02, R15
+	VPXOR       416(SI), Y12, Y12
+	ANDQ        $0x03, R10
+	VMOVDQU     Y12, 416(DI)
+	VPERM2I128  $0x20, Y7, Y3, Y12
+	LEAQ        (R15)(R15*4), AX
+	VPXOR       224(SI), Y12, Y12
+	ADDQ        AX, R8
+	VMOVDQU     Y12, 224(DI)
+	VPERM2I128  $0x31, Y7, Y3, Y12
+	ADCQ        $0x00, R9
+	VPXOR       480(SI), Y12, Y12
+	ADCQ        $0x00, R10
+	VMOVDQU     Y12, 480(DI)
+	JMP         ms_loop_stored
+
+ms_loop_last:
+	// The last batch: the stores, then the join or r^16.
+	MOVQ        808(SP), SI
+	MOVQ        816(SP), DI
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y9
+	VPUNPCKLDQ  Y3, Y2, Y10
+	VPUNPCKHDQ  Y3, Y2, Y11
+	VPUNPCKLQDQ Y10, Y8, Y0
+	VPUNPCKHQDQ Y10, Y8, Y1
+	VPUNPCKLQDQ Y11, Y9, Y2
+	VPUNPCKHQDQ Y11, Y9, Y3
+	VPUNPCKLDQ  Y5, Y4, Y8
+	VPUNPCKHDQ  Y5, Y4, Y9
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y11
+	VPUNPCKLQDQ Y10, Y8, Y4
+	VPUNPCKHQDQ Y10, Y8, Y5
+	VPUNPCKLQDQ Y11, Y9, Y6
+	VPUNPCKHQDQ Y11, Y9, Y7
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	CMPQ        1000(SP), $0x00
+	JA          xor_178
+	JB          next_179
+	MOVQ        976(SP), CX
+	VPXOR       (CX), Y12, Y12
+	VMOVDQU     Y12, (CX)
+	JMP         next_179
+
+xor_178:
+	VPXOR   (SI), Y12, Y12
+	VMOVDQU Y12, (DI)
+
+next_179:
+	VPERM2I128 $0x31, Y4, Y0, Y12
+	CMPQ       1000(SP), $0x04
+	JA         xor_180
+	JB         next_181
+	MOVQ       976(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_181
+
+xor_180:
+	VPXOR   256(SI), Y12, Y12
+	VMOVDQU Y12, 256(DI)
+
+next_181:
+	VPERM2I128 $0x20, Y5, Y1, Y12
+	CMPQ       1000(SP), $0x01
+	JA         xor_182
+	JB         next_183
+	MOVQ       976(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_183
+
+xor_182:
+	VPXOR   64(SI), Y12, Y12
+	VMOVDQU Y12, 64(DI)
+
+next_183:
+	VPERM2I128 $0x31, Y5, Y1, Y12
+	CMPQ       1000(SP), $0x05
+	JA         xor_184
+	JB         next_185
+	MOVQ       976(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_185
+
+xor_184:
+	VPXOR   320(SI), Y12, Y12
+	VMOVDQU Y12, 320(DI)
+
+next_185:
+	VPERM2I128 $0x20, Y6, Y2, Y12
+	CMPQ       1000(SP), $0x02
+	JA         xor_186
+	JB         next_187
+	MOVQ       976(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_187
+
+xor_186:
+	VPXOR   128(SI), Y12, Y12
+	VMOVDQU Y12, 128(DI)
+
+next_187:
+	VPERM2I128 $0x31, Y6, Y2, Y12
+	CMPQ       1000(SP), $0x06
+	JA         xor_188
+	JB         next_189
+	MOVQ       976(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_189
+
+xor_188:
+	VPXOR   384(SI), Y12, Y12
+	VMOVDQU Y12, 384(DI)
+
+next_189:
+	VPERM2I128 $0x20, Y7, Y3, Y12
+	CMPQ       1000(SP), $0x03
+	JA         xor_190
+	JB         next_191
+	MOVQ       976(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_191
+
+xor_190:
+	VPXOR   192(SI), Y12, Y12
+	VMOVDQU Y12, 192(DI)
+
+next_191:
+	VPERM2I128 $0x31, Y7, Y3, Y12
+	CMPQ       1000(SP), $0x07
+	JA         xor_192
+	JB         next_193
+	MOVQ       976(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_193
+
+xor_192:
+	VPXOR   448(SI), Y12, Y12
+	VMOVDQU Y12, 448(DI)
+
+next_193:
+	VMOVDQU     512(BX), Y0
+	VMOVDQU     544(BX), Y1
+	VMOVDQU     576(BX), Y2
+	VMOVDQU     608(BX), Y3
+	VMOVDQU     640(BX), Y4
+	VMOVDQU     672(BX), Y5
+	VMOVDQU     704(BX), Y6
+	VMOVDQU     736(BX), Y7
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y9
+	VPUNPCKLDQ  Y3, Y2, Y10
+	VPUNPCKHDQ  Y3, Y2, Y11
+	VPUNPCKLQDQ Y10, Y8, Y0
+	VPUNPCKHQDQ Y10, Y8, Y1
+	VPUNPCKLQDQ Y11, Y9, Y2
+	VPUNPCKHQDQ Y11, Y9, Y3
+	VPUNPCKLDQ  Y5, Y4, Y8
+	VPUNPCKHDQ  Y5, Y4, Y9
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y11
+	VPUNPCKLQDQ Y10, Y8, Y4
+	VPUNPCKHQDQ Y10, Y8, Y5
+	VPUNPCKLQDQ Y11, Y9, Y6
+	VPUNPCKHQDQ Y11, Y9, Y7
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	CMPQ        1000(SP), $0x00
+	JA          xor_194
+	JB          next_195
+	MOVQ        976(SP), CX
+	VPXOR       32(CX), Y12, Y12
+	VMOVDQU     Y12, 32(CX)
+	JMP         next_195
+
+xor_194:
+	VPXOR   32(SI), Y12, Y12
+	VMOVDQU Y12, 32(DI)
+
+next_195:
+	VPERM2I128 $0x31, Y4, Y0, Y12
+	CMPQ       1000(SP), $0x04
+	JA         xor_196
+	JB         next_197
+	MOVQ       976(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_197
+
+xor_196:
+	VPXOR   288(SI), Y12, Y12
+	VMOVDQU Y12, 288(DI)
+
+next_197:
+	VPERM2I128 $0x20, Y5, Y1, Y12
+	CMPQ       1000(SP), $0x01
+	JA         xor_198
+	JB         next_199
+	MOVQ       976(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_199
+
+xor_198:
+	VPXOR   96(SI), Y12, Y12
+	VMOVDQU Y12, 96(DI)
+
+next_199:
+	VPERM2I128 $0x31, Y5, Y1, Y12
+	CMPQ       1000(SP), $0x05
+	JA         xor_200
+	JB         next_201
+	MOVQ       976(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_201
+
+xor_200:
+	VPXOR   352(SI), Y12, Y12
+	VMOVDQU Y12, 352(DI)
+
+next_201:
+	VPERM2I128 $0x20, Y6, Y2, Y12
+	CMPQ       1000(SP), $0x02
+	JA         xor_202
+	JB         next_203
+	MOVQ       976(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_203
+
+xor_202:
+	VPXOR   160(SI), Y12, Y12
+	VMOVDQU Y12, 160(DI)
+
+next_203:
+	VPERM2I128 $0x31, Y6, Y2, Y12
+	CMPQ       1000(SP), $0x06
+	JA         xor_204
+	JB         next_205
+	MOVQ       976(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_205
+
+xor_204:
+	VPXOR   416(SI), Y12, Y12
+	VMOVDQU Y12, 416(DI)
+
+next_205:
+	VPERM2I128 $0x20, Y7, Y3, Y12
+	CMPQ       1000(SP), $0x03
+	JA         xor_206
+	JB         next_207
+	MOVQ       976(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_207
+
+xor_206:
+	VPXOR   224(SI), Y12, Y12
+	VMOVDQU Y12, 224(DI)
+
+next_207:
+	VPERM2I128 $0x31, Y7, Y3, Y12
+	CMPQ       1000(SP), $0x07
+	JA         xor_208
+	JB         next_209
+	MOVQ       976(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_209
+
+xor_208:
+	VPXOR   480(SI), Y12, Y12
+	VMOVDQU Y12, 480(DI)
+
+next_209:
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+
+ms_loop_stored:
+	MOVQ 808(SP), SI
+	MOVQ 816(SP), DI
+	ADDQ $0x00000200, SI
+	ADDQ $0x00000200, DI
+	MOVQ SI, 808(SP)
+	MOVQ DI, 816(SP)
+	MOVQ 800(SP), AX
+	ADDL $0x08, 32(AX)
+	DECQ 832(SP)
+	JNZ  ms_loop
+
+ms_tail:
+	MOVQ 976(SP), AX
+
+	// Seal: zero fin past the partial block's t%64 bytes of ciphertext.
+	LEAQ    midMask<>+0(SB), CX
+	ADDQ    $0x40, CX
+	SUBQ    1008(SP), CX
+	VMOVDQU (CX), Y12
+	VMOVDQU 32(CX), Y13
+	VPAND   (AX), Y12, Y12
+	VPAND   32(AX), Y13, Y13
+	VMOVDQU Y12, (AX)
+	VMOVDQU Y13, 32(AX)
+
+	// The lengths right after the partial block's MAC blocks.
+	MOVQ    968(SP), CX
+	SHLQ    $0x04, CX
+	VMOVDQU 64(AX), X12
+	VMOVDQU X12, -16(AX)(CX*1)
+	MOVQ    952(SP), CX
+	ADDQ    968(SP), CX
+	CMPQ    CX, $0x10
+	JB      ms_t1
+
+	// Two chains: A over the first K-16 blocks, B over the last 16.
+	SUBQ $0x10, CX
+	MOVQ CX, 984(SP)
+	MOVQ $0x00000010, DX
+	SUBQ 968(SP), DX
+	MOVQ DX, 992(SP)
+	MOVQ 960(SP), R15
+	MOVQ 952(SP), BX
+	SUBQ DX, BX
+	SHLQ $0x04, BX
+	ADDQ R15, BX
+	XORL R11, R11
+	XORL R12, R12
+	XORL R13, R13
+
+ms_t2_loop:
+	CMPQ  984(SP), $0x00
+	JE    ms_t2_noA
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 840(SP), AX, CX
+	MULXQ 848(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 864(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 840(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 864(SP), DI
+	IMULQ 840(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, R15
+	DECQ  984(SP)
+
+ms_t2_noA:
+	CMPQ  992(SP), $0x00
+	JE    ms_t2_noB
+	ADDQ  (BX), R11
+	ADCQ  8(BX), R12
+	ADCQ  $0x01, R13
+	MOVQ  R11, DX
+	MULXQ 840(SP), AX, CX
+	MULXQ 848(SP), R11, R14
+	MOVQ  R12, DX
+	MULXQ 864(SP), DI, R12
+	ADDQ  DI, AX
+	ADCQ  R12, CX
+	MULXQ 840(SP), DI, R12
+	ADDQ  DI, R11
+	ADCQ  R12, R14
+	MOVQ  R13, DI
+	IMULQ 864(SP), DI
+	IMULQ 840(SP), R13
+	ADDQ  DI, R11
+	ADCQ  $0x00, R14
+	ADDQ  CX, R11
+	ADCQ  R13, R14
+	MOVQ  R11, R12
+	MOVQ  AX, R11
+	MOVQ  R14, R13
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R13
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R11
+	ADCQ  $0x00, R12
+	ADCQ  $0x00, R13
+	ADDQ  $0x10, BX
+	DECQ  992(SP)
+
+ms_t2_noB:
+	MOVQ 984(SP), CX
+	ORQ  992(SP), CX
+	JNZ  ms_t2_loop
+	MOVQ 976(SP), BX
+	MOVQ 968(SP), SI
+
+ms_t2_fin:
+	ADDQ  (BX), R11
+	ADCQ  8(BX), R12
+	ADCQ  $0x01, R13
+	MOVQ  R11, DX
+	MULXQ 840(SP), AX, CX
+	MULXQ 848(SP), R11, R14
+	MOVQ  R12, DX
+	MULXQ 864(SP), DI, R12
+	ADDQ  DI, AX
+	ADCQ  R12, CX
+	MULXQ 840(SP), DI, R12
+	ADDQ  DI, R11
+	ADCQ  R12, R14
+	MOVQ  R13, DI
+	IMULQ 864(SP), DI
+	IMULQ 840(SP), R13
+	ADDQ  DI, R11
+	ADCQ  $0x00, R14
+	ADDQ  CX, R11
+	ADCQ  R13, R14
+	MOVQ  R11, R12
+	MOVQ  AX, R11
+	MOVQ  R14, R13
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R13
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R11
+	ADCQ  $0x00, R12
+	ADCQ  $0x00, R13
+	ADDQ  $0x10, BX
+	DECQ  SI
+	JNZ   ms_t2_fin
+
+	// h = hA·r^16 + hB.
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	JMP   ms_t_done
+
+	// One chain.
+ms_t1:
+	MOVQ  960(SP), R15
+	MOVQ  952(SP), SI
+	TESTQ SI, SI
+	JZ    ms_t1_fin
+
+ms_t1_loop:
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 840(SP), AX, CX
+	MULXQ 848(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 864(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 840(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 864(SP), DI
+	IMULQ 840(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, R15
+	DECQ  SI
+	JNZ   ms_t1_loop
+
+ms_t1_fin:
+	MOVQ 976(SP), R15
+	MOVQ 968(SP), SI
+
+ms_t1_fin_loop:
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 840(SP), AX, CX
+	MULXQ 848(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 864(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 840(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 864(SP), DI
+	IMULQ 840(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, R15
+	DECQ  SI
+	JNZ   ms_t1_fin_loop
+
+ms_t_done:
+	LEAQ (SP), BX
+	ADDQ $0x0000001f, BX
+	ANDQ $-32, BX
+
+	// The tag: h mod 2^130-5 (h < 2p: subtract p unless that borrows), plus s,
+	// mod 2^128 (RFC 8439, Section 2.5.1).
+	MOVQ    R8, AX
+	MOVQ    R9, CX
+	MOVQ    R10, DX
+	SUBQ    $-5, AX
+	SBBQ    $-1, CX
+	SBBQ    $0x03, DX
+	CMOVQCC AX, R8
+	CMOVQCC CX, R9
+	ADDQ    936(SP), R8
+	ADCQ    944(SP), R9
+	MOVQ    tag+120(FP), AX
+	MOVQ    R8, (AX)
+	MOVQ    R9, 8(AX)
+
+	// Wipe the key material from the frame: the state slots, keystream, key, r, s1, r^16, h.
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y0, 32(BX)
+	VMOVDQU Y0, 64(BX)
+	VMOVDQU Y0, 96(BX)
+	VMOVDQU Y0, 128(BX)
+	VMOVDQU Y0, 160(BX)
+	VMOVDQU Y0, 192(BX)
+	VMOVDQU Y0, 224(BX)
+	VMOVDQU Y0, 256(BX)
+	VMOVDQU Y0, 288(BX)
+	VMOVDQU Y0, 320(BX)
+	VMOVDQU Y0, 352(BX)
+	VMOVDQU Y0, 384(BX)
+	VMOVDQU Y0, 416(BX)
+	VMOVDQU Y0, 448(BX)
+	VMOVDQU Y0, 480(BX)
+	VMOVDQU Y0, 512(BX)
+	VMOVDQU Y0, 544(BX)
+	VMOVDQU Y0, 576(BX)
+	VMOVDQU Y0, 608(BX)
+	VMOVDQU Y0, 640(BX)
+	VMOVDQU Y0, 672(BX)
+	VMOVDQU Y0, 704(BX)
+	VMOVDQU Y0, 736(BX)
+	XORL    AX, AX
+	MOVQ    AX, 840(SP)
+	MOVQ    AX, 848(SP)
+	MOVQ    AX, 864(SP)
+	MOVQ    AX, 872(SP)
+	MOVQ    AX, 880(SP)
+	MOVQ    AX, 888(SP)
+	MOVQ    AX, 896(SP)
+	MOVQ    AX, 904(SP)
+	MOVQ    AX, 912(SP)
+	MOVQ    AX, 1032(SP)
+	MOVQ    AX, 1040(SP)
+	MOVQ    AX, 1048(SP)
+	MOVQ    AX, 920(SP)
+	MOVQ    AX, 928(SP)
+	MOVQ    AX, 936(SP)
+	MOVQ    AX, 944(SP)
+	VZEROUPPER
+	RET
+
+ms_row:
+	// The loop's last batch in the row layout; the previous batch's MAC as
+	// two chains of 16.
+	MOVQ           800(SP), AX
+	VBROADCASTI128 sigma<>+0(SB), Y8
+	VBROADCASTI128 (AX), Y9
+	VBROADCASTI128 16(AX), Y10
+	VBROADCASTI128 32(AX), Y11
+	VPADDD         rowLanes<>+0(SB), Y11, Y11
+	VPADDD         rowStep2<>+0(SB), Y11, Y12
+	VMOVDQA        Y8, Y0
+	VMOVDQA        Y9, Y1
+	VMOVDQA        Y10, Y2
+	VMOVDQA        Y11, Y3
+	VMOVDQA        Y8, Y4
+	VMOVDQA        Y9, Y5
+	VMOVDQA        Y10, Y6
+	VMOVDQA        Y12, Y7
+	XORL           R11, R11
+	XORL           R12, R12
+	XORL           R13, R13
+	MOVQ           824(SP), R15
+	MOVQ           $0x00000005, SI
+
+ms_row_rounds:
+	VPADDD  Y1, Y0, Y0
+	ADDQ    (R15), R8
+	ADCQ    8(R15), R9
+	VPADDD  Y5, Y4, Y4
+	ADCQ    $0x01, R10
+	VPXOR   Y0, Y3, Y3
+	MOVQ    R8, DX
+	VPXOR   Y4, Y7, Y7
+	MULXQ   840(SP), AX, CX
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	MULXQ   848(SP), R8, R14
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	MOVQ    R9, DX
+	VPADDD  Y3, Y2, Y2
+	MULXQ   864(SP), DI, R9
+	ADDQ    DI, AX
+	VPADDD  Y7, Y6, Y6
+	ADCQ    R9, CX
+	VPXOR   Y2, Y1, Y1
+	MULXQ   840(SP), DI, R9
+	VPXOR   Y6, Y5, Y5
+	ADDQ    DI, R8
+	VPSLLD  $0x0c, Y1, Y13
+	ADCQ    R9, R14
+	VPSLLD  $0x0c, Y5, Y14
+	MOVQ    R10, DI
+	VPSRLD  $0x14, Y1, Y1
+	IMULQ   864(SP), DI
+	VPSRLD  $0x14, Y5, Y5
+	IMULQ   840(SP), R10
+	ADDQ    DI, R8
+	VPXOR   Y13, Y1, Y1
+	ADCQ    $0x00, R14
+	VPXOR   Y14, Y5, Y5
+	ADDQ    CX, R8
+	VPADDD  Y1, Y0, Y0
+	ADCQ    R10, R14
+	VPADDD  Y5, Y4, Y4
+	MOVQ    R8, R9
+	VPXOR   Y0, Y3, Y3
+	MOVQ    AX, R8
+	VPXOR   Y4, Y7, Y7
+	MOVQ    R14, R10
+	SHRQ    $0x02, R14
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	ANDQ    $0x03, R10
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	LEAQ    (R14)(R14*4), R14
+	VPADDD  Y3, Y2, Y2
+	ADDQ    R14, R8
+	VPADDD  Y7, Y6, Y6
+	ADCQ    $0x00, R9
+	VPXOR   Y2, Y1, Y1
+	ADCQ    $0x00, R10
+	VPXOR   Y6, Y5, Y5
+	ADDQ    256(R15), R11
+	VPSLLD  $0x07, Y1, Y13
+	ADCQ    264(R15), R12
+	ADCQ    $0x01, R13
+	VPSLLD  $0x07, Y5, Y14
+	MOVQ    R11, DX
+	VPSRLD  $0x19, Y1, Y1
+	MULXQ   840(SP), AX, CX
+	VPSRLD  $0x19, Y5, Y5
+	MULXQ   848(SP), R11, R14
+	VPXOR   Y13, Y1, Y1
+	MOVQ    R12, DX
+	VPXOR   Y14, Y5, Y5
+	MULXQ   864(SP), DI, R12
+	VPSHUFD $0x93, Y0, Y0
+	ADDQ    DI, AX
+	VPSHUFD $0x39, Y2, Y2
+	ADCQ    R12, CX
+	MULXQ   840(SP), DI, R12
+	VPSHUFD $0x4e, Y3, Y3
+	ADDQ    DI, R11
+	VPSHUFD $0x93, Y4, Y4
+	ADCQ    R12, R14
+	VPSHUFD $0x39, Y6, Y6
+	MOVQ    R13, DI
+	VPSHUFD $0x4e, Y7, Y7
+	IMULQ   864(SP), DI
+	VPADDD  Y1, Y0, Y0
+	IMULQ   840(SP), R13
+	VPADDD  Y5, Y4, Y4
+	ADDQ    DI, R11
+	ADCQ    $0x00, R14
+	VPXOR   Y0, Y3, Y3
+	ADDQ    CX, R11
+	VPXOR   Y4, Y7, Y7
+	ADCQ    R13, R14
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	MOVQ    R11, R12
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	MOVQ    AX, R11
+	VPADDD  Y3, Y2, Y2
+	MOVQ    R14, R13
+	VPADDD  Y7, Y6, Y6
+	SHRQ    $0x02, R14
+	VPXOR   Y2, Y1, Y1
+	ANDQ    $0x03, R13
+	LEAQ    (R14)(R14*4), R14
+	VPXOR   Y6, Y5, Y5
+	ADDQ    R14, R11
+	VPSLLD  $0x0c, Y1, Y13
+	ADCQ    $0x00, R12
+	VPSLLD  $0x0c, Y5, Y14
+	ADCQ    $0x00, R13
+	VPSRLD  $0x14, Y1, Y1
+	ADDQ    16(R15), R8
+	VPSRLD  $0x14, Y5, Y5
+	ADCQ    24(R15), R9
+	VPXOR   Y13, Y1, Y1
+	ADCQ    $0x01, R10
+	MOVQ    R8, DX
+	VPXOR   Y14, Y5, Y5
+	MULXQ   840(SP), AX, CX
+	VPADDD  Y1, Y0, Y0
+	MULXQ   848(SP), R8, R14
+	VPADDD  Y5, Y4, Y4
+	MOVQ    R9, DX
+	VPXOR   Y0, Y3, Y3
+	MULXQ   864(SP), DI, R9
+	VPXOR   Y4, Y7, Y7
+	ADDQ    DI, AX
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	ADCQ    R9, CX
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	MULXQ   840(SP), DI, R9
+	ADDQ    DI, R8
+	VPADDD  Y3, Y2, Y2
+	ADCQ    R9, R14
+	VPADDD  Y7, Y6, Y6
+	MOVQ    R10, DI
+	VPXOR   Y2, Y1, Y1
+	IMULQ   864(SP), DI
+	VPXOR   Y6, Y5, Y5
+	IMULQ   840(SP), R10
+	VPSLLD  $0x07, Y1, Y13
+	ADDQ    DI, R8
+	VPSLLD  $0x07, Y5, Y14
+	ADCQ    $0x00, R14
+	VPSRLD  $0x19, Y1, Y1
+	ADDQ    CX, R8
+	ADCQ    R10, R14
+	VPSRLD  $0x19, Y5, Y5
+	MOVQ    R8, R9
+	VPXOR   Y13, Y1, Y1
+	MOVQ    AX, R8
+	VPXOR   Y14, Y5, Y5
+	MOVQ    R14, R10
+	VPSHUFD $0x39, Y0, Y0
+	SHRQ    $0x02, R14
+	VPSHUFD $0x93, Y2, Y2
+	ANDQ    $0x03, R10
+	VPSHUFD $0x4e, Y3, Y3
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R8
+	VPSHUFD $0x39, Y4, Y4
+	ADCQ    $0x00, R9
+	VPSHUFD $0x93, Y6, Y6
+	ADCQ    $0x00, R10
+	VPSHUFD $0x4e, Y7, Y7
+	ADDQ    272(R15), R11
+	VPADDD  Y1, Y0, Y0
+	ADCQ    280(R15), R12
+	VPADDD  Y5, Y4, Y4
+	ADCQ    $0x01, R13
+	VPXOR   Y0, Y3, Y3
+	MOVQ    R11, DX
+	VPXOR   Y4, Y7, Y7
+	MULXQ   840(SP), AX, CX
+	MULXQ   848(SP), R11, R14
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	MOVQ    R12, DX
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	MULXQ   864(SP), DI, R12
+	VPADDD  Y3, Y2, Y2
+	ADDQ    DI, AX
+	VPADDD  Y7, Y6, Y6
+	ADCQ    R12, CX
+	VPXOR   Y2, Y1, Y1
+	MULXQ   840(SP), DI, R12
+	VPXOR   Y6, Y5, Y5
+	ADDQ    DI, R11
+	ADCQ    R12, R14
+	VPSLLD  $0x0c, Y1, Y13
+	MOVQ    R13, DI
+	VPSLLD  $0x0c, Y5, Y14
+	IMULQ   864(SP), DI
+	VPSRLD  $0x14, Y1, Y1
+	IMULQ   840(SP), R13
+	VPSRLD  $0x14, Y5, Y5
+	ADDQ    DI, R11
+	VPXOR   Y13, Y1, Y1
+	ADCQ    $0x00, R14
+	VPXOR   Y14, Y5, Y5
+	ADDQ    CX, R11
+	VPADDD  Y1, Y0, Y0
+	ADCQ    R13, R14
+	MOVQ    R11, R12
+	VPADDD  Y5, Y4, Y4
+	MOVQ    AX, R11
+	VPXOR   Y0, Y3, Y3
+	MOVQ    R14, R13
+	VPXOR   Y4, Y7, Y7
+	SHRQ    $0x02, R14
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	ANDQ    $0x03, R13
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	LEAQ    (R14)(R14*4), R14
+	VPADDD  Y3, Y2, Y2
+	ADDQ    R14, R11
+	VPADDD  Y7, Y6, Y6
+	ADCQ    $0x00, R12
+	ADCQ    $0x00, R13
+	VPXOR   Y2, Y1, Y1
+	ADDQ    32(R15), R8
+	VPXOR   Y6, Y5, Y5
+	ADCQ    40(R15), R9
+	VPSLLD  $0x07, Y1, Y13
+	ADCQ    $0x01, R10
+	VPSLLD  $0x07, Y5, Y14
+	MOVQ    R8, DX
+	VPSRLD  $0x19, Y1, Y1
+	MULXQ   840(SP), AX, CX
+	VPSRLD  $0x19, Y5, Y5
+	MULXQ   848(SP), R8, R14
+	MOVQ    R9, DX
+	VPXOR   Y13, Y1, Y1
+	MULXQ   864(SP), DI, R9
+	VPXOR   Y14, Y5, Y5
+	ADDQ    DI, AX
+	VPSHUFD $0x93, Y0, Y0
+	ADCQ    R9, CX
+	VPSHUFD $0x39, Y2, Y2
+	MULXQ   840(SP), DI, R9
+	VPSHUFD $0x4e, Y3, Y3
+	ADDQ    DI, R8
+	VPSHUFD $0x93, Y4, Y4
+	ADCQ    R9, R14
+	VPSHUFD $0x39, Y6, Y6
+	MOVQ    R10, DI
+	IMULQ   864(SP), DI
+	VPSHUFD $0x4e, Y7, Y7
+	IMULQ   840(SP), R10
+	VPADDD  Y1, Y0, Y0
+	ADDQ    DI, R8
+	VPADDD  Y5, Y4, Y4
+	ADCQ    $0x00, R14
+	VPXOR   Y0, Y3, Y3
+	ADDQ    CX, R8
+	VPXOR   Y4, Y7, Y7
+	ADCQ    R10, R14
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	MOVQ    R8, R9
+	MOVQ    AX, R8
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	MOVQ    R14, R10
+	VPADDD  Y3, Y2, Y2
+	SHRQ    $0x02, R14
+	VPADDD  Y7, Y6, Y6
+	ANDQ    $0x03, R10
+	VPXOR   Y2, Y1, Y1
+	LEAQ    (R14)(R14*4), R14
+	VPXOR   Y6, Y5, Y5
+	ADDQ    R14, R8
+	VPSLLD  $0x0c, Y1, Y13
+	ADCQ    $0x00, R9
+	VPSLLD  $0x0c, Y5, Y14
+	ADCQ    $0x00, R10
+	ADDQ    288(R15), R11
+	VPSRLD  $0x14, Y1, Y1
+	ADCQ    296(R15), R12
+	VPSRLD  $0x14, Y5, Y5
+	ADCQ    $0x01, R13
+	VPXOR   Y13, Y1, Y1
+	MOVQ    R11, DX
+	VPXOR   Y14, Y5, Y5
+	MULXQ   840(SP), AX, CX
+	VPADDD  Y1, Y0, Y0
+	MULXQ   848(SP), R11, R14
+	VPADDD  Y5, Y4, Y4
+	MOVQ    R12, DX
+	VPXOR   Y0, Y3, Y3
+	MULXQ   864(SP), DI, R12
+	ADDQ    DI, AX
+	VPXOR   Y4, Y7, Y7
+	ADCQ    R12, CX
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	MULXQ   840(SP), DI, R12
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	ADDQ    DI, R11
+	VPADDD  Y3, Y2, Y2
+	ADCQ    R12, R14
+	VPADDD  Y7, Y6, Y6
+	MOVQ    R13, DI
+	VPXOR   Y2, Y1, Y1
+	IMULQ   864(SP), DI
+	IMULQ   840(SP), R13
+	VPXOR   Y6, Y5, Y5
+	ADDQ    DI, R11
+	VPSLLD  $0x07, Y1, Y13
+	ADCQ    $0x00, R14
+	VPSLLD  $0x07, Y5, Y14
+	ADDQ    CX, R11
+	VPSRLD  $0x19, Y1, Y1
+	ADCQ    R13, R14
+	VPSRLD  $0x19, Y5, Y5
+	MOVQ    R11, R12
+	VPXOR   Y13, Y1, Y1
+	MOVQ    AX, R11
+	VPXOR   Y14, Y5, Y5
+	MOVQ    R14, R13
+	SHRQ    $0x02, R14
+	VPSHUFD $0x39, Y0, Y0
+	ANDQ    $0x03, R13
+	VPSHUFD $0x93, Y2, Y2
+	LEAQ    (R14)(R14*4), R14
+	VPSHUFD $0x4e, Y3, Y3
+	ADDQ    R14, R11
+	VPSHUFD $0x39, Y4, Y4
+	ADCQ    $0x00, R12
+	VPSHUFD $0x93, Y6, Y6
+	ADCQ    $0x00, R13
+	VPSHUFD $0x4e, Y7, Y7
+	LEAQ    48(R15), R15
+	DECQ    SI
+	JNZ     ms_row_rounds
+	ADDQ    (R15), R8
+	ADCQ    8(R15), R9
+	ADCQ    $0x01, R10
+	MOVQ    R8, DX
+	MULXQ   840(SP), AX, CX
+	MULXQ   848(SP), R8, R14
+	MOVQ    R9, DX
+	MULXQ   864(SP), DI, R9
+	ADDQ    DI, AX
+	ADCQ    R9, CX
+	MULXQ   840(SP), DI, R9
+	ADDQ    DI, R8
+	ADCQ    R9, R14
+	MOVQ    R10, DI
+	IMULQ   864(SP), DI
+	IMULQ   840(SP), R10
+	ADDQ    DI, R8
+	ADCQ    $0x00, R14
+	ADDQ    CX, R8
+	ADCQ    R10, R14
+	MOVQ    R8, R9
+	MOVQ    AX, R8
+	MOVQ    R14, R10
+	SHRQ    $0x02, R14
+	ANDQ    $0x03, R10
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R8
+	ADCQ    $0x00, R9
+	ADCQ    $0x00, R10
+	ADDQ    256(R15), R11
+	ADCQ    264(R15), R12
+	ADCQ    $0x01, R13
+	MOVQ    R11, DX
+	MULXQ   840(SP), AX, CX
+	MULXQ   848(SP), R11, R14
+	MOVQ    R12, DX
+	MULXQ   864(SP), DI, R12
+	ADDQ    DI, AX
+	ADCQ    R12, CX
+	MULXQ   840(SP), DI, R12
+	ADDQ    DI, R11
+	ADCQ    R12, R14
+	MOVQ    R13, DI
+	IMULQ   864(SP), DI
+	IMULQ   840(SP), R13
+	ADDQ    DI, R11
+	ADCQ    $0x00, R14
+	ADDQ    CX, R11
+	ADCQ    R13, R14
+	MOVQ    R11, R12
+	MOVQ    AX, R11
+	MOVQ    R14, R13
+	SHRQ    $0x02, R14
+	ANDQ    $0x03, R13
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R11
+	ADCQ    $0x00, R12
+	ADCQ    $0x00, R13
+
+	// Add the input rows.
+	VPADDD     Y8, Y0, Y0
+	VPADDD     Y9, Y1, Y1
+	VPADDD     Y10, Y2, Y2
+	VPADDD     Y11, Y3, Y3
+	VPADDD     Y8, Y4, Y4
+	VPADDD     Y9, Y5, Y5
+	VPADDD     Y10, Y6, Y6
+	VPADDD     Y12, Y7, Y7
+	MOVQ       808(SP), SI
+	MOVQ       816(SP), DI
+	VPERM2I128 $0x20, Y1, Y0, Y13
+	VPERM2I128 $0x20, Y3, Y2, Y14
+	CMPQ       1000(SP), $0x00
+	JA         rxor_210
+	JE         rfin_211
+	JMP        rnext_212
+
+rfin_211:
+	MOVQ    976(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_212
+
+rxor_210:
+	VPXOR   (SI), Y13, Y13
+	VPXOR   32(SI), Y14, Y14
+	VMOVDQU Y13, (DI)
+	VMOVDQU Y14, 32(DI)
+
+rnext_212:
+	VPERM2I128 $0x31, Y1, Y0, Y13
+	VPERM2I128 $0x31, Y3, Y2, Y14
+	CMPQ       1000(SP), $0x01
+	JA         rxor_213
+	JE         rfin_214
+	JMP        rnext_215
+
+rfin_214:
+	MOVQ    976(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_215
+
+rxor_213:
+	VPXOR   64(SI), Y13, Y13
+	VPXOR   96(SI), Y14, Y14
+	VMOVDQU Y13, 64(DI)
+	VMOVDQU Y14, 96(DI)
+
+rnext_215:
+	VPERM2I128 $0x20, Y5, Y4, Y13
+	VPERM2I128 $0x20, Y7, Y6, Y14
+	CMPQ       1000(SP), $0x02
+	JA         rxor_216
+	JE         rfin_217
+	JMP        rnext_218
+
+rfin_217:
+	MOVQ    976(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_218
+
+rxor_216:
+	VPXOR   128(SI), Y13, Y13
+	VPXOR   160(SI), Y14, Y14
+	VMOVDQU Y13, 128(DI)
+	VMOVDQU Y14, 160(DI)
+
+rnext_218:
+	VPERM2I128 $0x31, Y5, Y4, Y13
+	VPERM2I128 $0x31, Y7, Y6, Y14
+	CMPQ       1000(SP), $0x03
+	JA         rxor_219
+	JE         rfin_220
+	JMP        rnext_221
+
+rfin_220:
+	MOVQ    976(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_221
+
+rxor_219:
+	VPXOR   192(SI), Y13, Y13
+	VPXOR   224(SI), Y14, Y14
+	VMOVDQU Y13, 192(DI)
+	VMOVDQU Y14, 224(DI)
+
+rnext_221:
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  800(SP), AX
+	ADDL  $0x08, 32(AX)
+	JMP   ms_tail
+
+ms_b1row:
+	// Batch 1 as the last batch in the row layout; batch 0's MAC as one chain
+	// (and, for Open, chain Z).
+	MOVQ           800(SP), AX
+	VBROADCASTI128 sigma<>+0(SB), Y8
+	VBROADCASTI128 (AX), Y9
+	VBROADCASTI128 16(AX), Y10
+	VBROADCASTI128 32(AX), Y11
+	VPADDD         rowLanes<>+0(SB), Y11, Y11
+	VPADDD         rowStep2<>+0(SB), Y11, Y12
+	VMOVDQA        Y8, Y0
+	VMOVDQA        Y9, Y1
+	VMOVDQA        Y10, Y2
+	VMOVDQA        Y11, Y3
+	VMOVDQA        Y8, Y4
+	VMOVDQA        Y9, Y5
+	VMOVDQA        Y10, Y6
+	VMOVDQA        Y12, Y7
+	MOVQ           824(SP), R15
+	MOVQ           $0x00000005, SI
+
+ms_b1r_rounds:
+	VPADDD  Y1, Y0, Y0
+	ADDQ    (R15), R8
+	VPADDD  Y5, Y4, Y4
+	ADCQ    8(R15), R9
+	VPXOR   Y0, Y3, Y3
+	ADCQ    $0x01, R10
+	VPXOR   Y4, Y7, Y7
+	MOVQ    R8, DX
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	MULXQ   840(SP), AX, CX
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	MULXQ   848(SP), R8, R14
+	VPADDD  Y3, Y2, Y2
+	MOVQ    R9, DX
+	VPADDD  Y7, Y6, Y6
+	MULXQ   864(SP), DI, R9
+	VPXOR   Y2, Y1, Y1
+	ADDQ    DI, AX
+	VPXOR   Y6, Y5, Y5
+	ADCQ    R9, CX
+	VPSLLD  $0x0c, Y1, Y13
+	MULXQ   840(SP), DI, R9
+	VPSLLD  $0x0c, Y5, Y14
+	ADDQ    DI, R8
+	VPSRLD  $0x14, Y1, Y1
+	ADCQ    R9, R14
+	VPSRLD  $0x14, Y5, Y5
+	MOVQ    R10, DI
+	VPXOR   Y13, Y1, Y1
+	IMULQ   864(SP), DI
+	VPXOR   Y14, Y5, Y5
+	IMULQ   840(SP), R10
+	VPADDD  Y1, Y0, Y0
+	ADDQ    DI, R8
+	VPADDD  Y5, Y4, Y4
+	ADCQ    $0x00, R14
+	VPXOR   Y0, Y3, Y3
+	ADDQ    CX, R8
+	VPXOR   Y4, Y7, Y7
+	ADCQ    R10, R14
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	MOVQ    R8, R9
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	MOVQ    AX, R8
+	VPADDD  Y3, Y2, Y2
+	MOVQ    R14, R10
+	VPADDD  Y7, Y6, Y6
+	SHRQ    $0x02, R14
+	VPXOR   Y2, Y1, Y1
+	ANDQ    $0x03, R10
+	VPXOR   Y6, Y5, Y5
+	VPSLLD  $0x07, Y1, Y13
+	LEAQ    (R14)(R14*4), R14
+	VPSLLD  $0x07, Y5, Y14
+	ADDQ    R14, R8
+	VPSRLD  $0x19, Y1, Y1
+	ADCQ    $0x00, R9
+	VPSRLD  $0x19, Y5, Y5
+	ADCQ    $0x00, R10
+	VPXOR   Y13, Y1, Y1
+	ADDQ    16(R15), R8
+	VPXOR   Y14, Y5, Y5
+	ADCQ    24(R15), R9
+	VPSHUFD $0x93, Y0, Y0
+	ADCQ    $0x01, R10
+	VPSHUFD $0x39, Y2, Y2
+	MOVQ    R8, DX
+	VPSHUFD $0x4e, Y3, Y3
+	MULXQ   840(SP), AX, CX
+	VPSHUFD $0x93, Y4, Y4
+	MULXQ   848(SP), R8, R14
+	VPSHUFD $0x39, Y6, Y6
+	MOVQ    R9, DX
+	VPSHUFD $0x4e, Y7, Y7
+	MULXQ   864(SP), DI, R9
+	VPADDD  Y1, Y0, Y0
+	ADDQ    DI, AX
+	VPADDD  Y5, Y4, Y4
+	ADCQ    R9, CX
+	VPXOR   Y0, Y3, Y3
+	MULXQ   840(SP), DI, R9
+	VPXOR   Y4, Y7, Y7
+	ADDQ    DI, R8
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	ADCQ    R9, R14
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	MOVQ    R10, DI
+	VPADDD  Y3, Y2, Y2
+	IMULQ   864(SP), DI
+	VPADDD  Y7, Y6, Y6
+	IMULQ   840(SP), R10
+	VPXOR   Y2, Y1, Y1
+	ADDQ    DI, R8
+	VPXOR   Y6, Y5, Y5
+	ADCQ    $0x00, R14
+	VPSLLD  $0x0c, Y1, Y13
+	ADDQ    CX, R8
+	VPSLLD  $0x0c, Y5, Y14
+	ADCQ    R10, R14
+	VPSRLD  $0x14, Y1, Y1
+	VPSRLD  $0x14, Y5, Y5
+	MOVQ    R8, R9
+	VPXOR   Y13, Y1, Y1
+	MOVQ    AX, R8
+	VPXOR   Y14, Y5, Y5
+	MOVQ    R14, R10
+	VPADDD  Y1, Y0, Y0
+	SHRQ    $0x02, R14
+	VPADDD  Y5, Y4, Y4
+	ANDQ    $0x03, R10
+	VPXOR   Y0, Y3, Y3
+	LEAQ    (R14)(R14*4), R14
+	VPXOR   Y4, Y7, Y7
+	ADDQ    R14, R8
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	ADCQ    $0x00, R9
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	ADCQ    $0x00, R10
+	VPADDD  Y3, Y2, Y2
+	ADDQ    32(R15), R8
+	VPADDD  Y7, Y6, Y6
+	ADCQ    40(R15), R9
+	VPXOR   Y2, Y1, Y1
+	ADCQ    $0x01, R10
+	VPXOR   Y6, Y5, Y5
+	MOVQ    R8, DX
+	VPSLLD  $0x07, Y1, Y13
+	MULXQ   840(SP), AX, CX
+	VPSLLD  $0x07, Y5, Y14
+	MULXQ   848(SP), R8, R14
+	VPSRLD  $0x19, Y1, Y1
+	MOVQ    R9, DX
+	VPSRLD  $0x19, Y5, Y5
+	MULXQ   864(SP), DI, R9
+	VPXOR   Y13, Y1, Y1
+	ADDQ    DI, AX
+	VPXOR   Y14, Y5, Y5
+	ADCQ    R9, CX
+	VPSHUFD $0x39, Y0, Y0
+	MULXQ   840(SP), DI, R9
+	VPSHUFD $0x93, Y2, Y2
+	ADDQ    DI, R8
+	VPSHUFD $0x4e, Y3, Y3
+	ADCQ    R9, R14
+	VPSHUFD $0x39, Y4, Y4
+	MOVQ    R10, DI
+	VPSHUFD $0x93, Y6, Y6
+	IMULQ   864(SP), DI
+	VPSHUFD $0x4e, Y7, Y7
+	VPADDD  Y1, Y0, Y0
+	IMULQ   840(SP), R10
+	VPADDD  Y5, Y4, Y4
+	ADDQ    DI, R8
+	VPXOR   Y0, Y3, Y3
+	ADCQ    $0x00, R14
+	VPXOR   Y4, Y7, Y7
+	ADDQ    CX, R8
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	ADCQ    R10, R14
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	MOVQ    R8, R9
+	VPADDD  Y3, Y2, Y2
+	MOVQ    AX, R8
+	VPADDD  Y7, Y6, Y6
+	MOVQ    R14, R10
+	VPXOR   Y2, Y1, Y1
+	SHRQ    $0x02, R14
+	VPXOR   Y6, Y5, Y5
+	ANDQ    $0x03, R10
+	VPSLLD  $0x0c, Y1, Y13
+	LEAQ    (R14)(R14*4), R14
+	VPSLLD  $0x0c, Y5, Y14
+	ADDQ    R14, R8
+	VPSRLD  $0x14, Y1, Y1
+	ADCQ    $0x00, R9
+	VPSRLD  $0x14, Y5, Y5
+	ADCQ    $0x00, R10
+	VPXOR   Y13, Y1, Y1
+	ADDQ    48(R15), R8
+	VPXOR   Y14, Y5, Y5
+	ADCQ    56(R15), R9
+	VPADDD  Y1, Y0, Y0
+	ADCQ    $0x01, R10
+	VPADDD  Y5, Y4, Y4
+	MOVQ    R8, DX
+	VPXOR   Y0, Y3, Y3
+	MULXQ   840(SP), AX, CX
+	VPXOR   Y4, Y7, Y7
+	MULXQ   848(SP), R8, R14
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	MOVQ    R9, DX
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	MULXQ   864(SP), DI, R9
+	VPADDD  Y3, Y2, Y2
+	ADDQ    DI, AX
+	VPADDD  Y7, Y6, Y6
+	ADCQ    R9, CX
+	VPXOR   Y2, Y1, Y1
+	MULXQ   840(SP), DI, R9
+	VPXOR   Y6, Y5, Y5
+	VPSLLD  $0x07, Y1, Y13
+	ADDQ    DI, R8
+	VPSLLD  $0x07, Y5, Y14
+	ADCQ    R9, R14
+	VPSRLD  $0x19, Y1, Y1
+	MOVQ    R10, DI
+	VPSRLD  $0x19, Y5, Y5
+	IMULQ   864(SP), DI
+	VPXOR   Y13, Y1, Y1
+	IMULQ   840(SP), R10
+	VPXOR   Y14, Y5, Y5
+	ADDQ    DI, R8
+	VPSHUFD $0x93, Y0, Y0
+	ADCQ    $0x00, R14
+	VPSHUFD $0x39, Y2, Y2
+	ADDQ    CX, R8
+	VPSHUFD $0x4e, Y3, Y3
+	ADCQ    R10, R14
+	VPSHUFD $0x93, Y4, Y4
+	MOVQ    R8, R9
+	VPSHUFD $0x39, Y6, Y6
+	MOVQ    AX, R8
+	VPSHUFD $0x4e, Y7, Y7
+	MOVQ    R14, R10
+	VPADDD  Y1, Y0, Y0
+	SHRQ    $0x02, R14
+	VPADDD  Y5, Y4, Y4
+	ANDQ    $0x03, R10
+	VPXOR   Y0, Y3, Y3
+	LEAQ    (R14)(R14*4), R14
+	VPXOR   Y4, Y7, Y7
+	ADDQ    R14, R8
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	ADCQ    $0x00, R9
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	ADCQ    $0x00, R10
+	VPADDD  Y3, Y2, Y2
+	ADDQ    64(R15), R8
+	VPADDD  Y7, Y6, Y6
+	ADCQ    72(R15), R9
+	VPXOR   Y2, Y1, Y1
+	ADCQ    $0x01, R10
+	VPXOR   Y6, Y5, Y5
+	MOVQ    R8, DX
+	VPSLLD  $0x0c, Y1, Y13
+	MULXQ   840(SP), AX, CX
+	VPSLLD  $0x0c, Y5, Y14
+	MULXQ   848(SP), R8, R14
+	VPSRLD  $0x14, Y1, Y1
+	VPSRLD  $0x14, Y5, Y5
+	MOVQ    R9, DX
+	VPXOR   Y13, Y1, Y1
+	MULXQ   864(SP), DI, R9
+	VPXOR   Y14, Y5, Y5
+	ADDQ    DI, AX
+	VPADDD  Y1, Y0, Y0
+	ADCQ    R9, CX
+	VPADDD  Y5, Y4, Y4
+	MULXQ   840(SP), DI, R9
+	VPXOR   Y0, Y3, Y3
+	ADDQ    DI, R8
+	VPXOR   Y4, Y7, Y7
+	ADCQ    R9, R14
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	MOVQ    R10, DI
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	IMULQ   864(SP), DI
+	VPADDD  Y3, Y2, Y2
+	IMULQ   840(SP), R10
+	VPADDD  Y7, Y6, Y6
+	ADDQ    DI, R8
+	VPXOR   Y2, Y1, Y1
+	ADCQ    $0x00, R14
+	VPXOR   Y6, Y5, Y5
+	ADDQ    CX, R8
+	VPSLLD  $0x07, Y1, Y13
+	ADCQ    R10, R14
+	VPSLLD  $0x07, Y5, Y14
+	MOVQ    R8, R9
+	VPSRLD  $0x19, Y1, Y1
+	MOVQ    AX, R8
+	VPSRLD  $0x19, Y5, Y5
+	MOVQ    R14, R10
+	VPXOR   Y13, Y1, Y1
+	SHRQ    $0x02, R14
+	VPXOR   Y14, Y5, Y5
+	ANDQ    $0x03, R10
+	VPSHUFD $0x39, Y0, Y0
+	LEAQ    (R14)(R14*4), R14
+	VPSHUFD $0x93, Y2, Y2
+	ADDQ    R14, R8
+	VPSHUFD $0x4e, Y3, Y3
+	ADCQ    $0x00, R9
+	VPSHUFD $0x39, Y4, Y4
+	ADCQ    $0x00, R10
+	VPSHUFD $0x93, Y6, Y6
+	LEAQ    80(R15), R15
+	VPSHUFD $0x4e, Y7, Y7
+	DECQ    SI
+	JNZ     ms_b1r_rounds
+
+	// The last blocks of the chains, before any store.
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 840(SP), AX, CX
+	MULXQ 848(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 864(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 840(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 864(SP), DI
+	IMULQ 840(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  16(R15), R8
+	ADCQ  24(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 840(SP), AX, CX
+	MULXQ 848(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 864(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 840(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 864(SP), DI
+	IMULQ 840(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  32(R15), R8
+	ADCQ  40(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 840(SP), AX, CX
+	MULXQ 848(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 864(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 840(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 864(SP), DI
+	IMULQ 840(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+
+	// Add the input rows.
+	VPADDD     Y8, Y0, Y0
+	VPADDD     Y9, Y1, Y1
+	VPADDD     Y10, Y2, Y2
+	VPADDD     Y11, Y3, Y3
+	VPADDD     Y8, Y4, Y4
+	VPADDD     Y9, Y5, Y5
+	VPADDD     Y10, Y6, Y6
+	VPADDD     Y12, Y7, Y7
+	MOVQ       808(SP), SI
+	MOVQ       816(SP), DI
+	VPERM2I128 $0x20, Y1, Y0, Y13
+	VPERM2I128 $0x20, Y3, Y2, Y14
+	CMPQ       1000(SP), $0x00
+	JA         rxor_222
+	JE         rfin_223
+	JMP        rnext_224
+
+rfin_223:
+	MOVQ    976(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_224
+
+rxor_222:
+	VPXOR   (SI), Y13, Y13
+	VPXOR   32(SI), Y14, Y14
+	VMOVDQU Y13, (DI)
+	VMOVDQU Y14, 32(DI)
+
+rnext_224:
+	VPERM2I128 $0x31, Y1, Y0, Y13
+	VPERM2I128 $0x31, Y3, Y2, Y14
+	CMPQ       1000(SP), $0x01
+	JA         rxor_225
+	JE         rfin_226
+	JMP        rnext_227
+
+rfin_226:
+	MOVQ    976(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_227
+
+rxor_225:
+	VPXOR   64(SI), Y13, Y13
+	VPXOR   96(SI), Y14, Y14
+	VMOVDQU Y13, 64(DI)
+	VMOVDQU Y14, 96(DI)
+
+rnext_227:
+	VPERM2I128 $0x20, Y5, Y4, Y13
+	VPERM2I128 $0x20, Y7, Y6, Y14
+	CMPQ       1000(SP), $0x02
+	JA         rxor_228
+	JE         rfin_229
+	JMP        rnext_230
+
+rfin_229:
+	MOVQ    976(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_230
+
+rxor_228:
+	VPXOR   128(SI), Y13, Y13
+	VPXOR   160(SI), Y14, Y14
+	VMOVDQU Y13, 128(DI)
+	VMOVDQU Y14, 160(DI)
+
+rnext_230:
+	VPERM2I128 $0x31, Y5, Y4, Y13
+	VPERM2I128 $0x31, Y7, Y6, Y14
+	CMPQ       1000(SP), $0x03
+	JA         rxor_231
+	JE         rfin_232
+	JMP        rnext_233
+
+rfin_232:
+	MOVQ    976(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_233
+
+rxor_231:
+	VPXOR   192(SI), Y13, Y13
+	VPXOR   224(SI), Y14, Y14
+	VMOVDQU Y13, 192(DI)
+	VMOVDQU Y14, 224(DI)
+
+rnext_233:
+	CMPQ  1064(SP), $0x00
+	JL    nopow_234
+	MOVQ  R8, 896(SP)
+	MOVQ  R9, 904(SP)
+	MOVQ  R10, 912(SP)
+	MOVQ  872(SP), R8
+	XORL  R11, R11
+	MOVQ  880(SP), R9
+	XORL  R12, R12
+	MOVQ  888(SP), R10
+	XORL  R13, R13
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  R8, 872(SP)
+	MOVQ  R9, 880(SP)
+	MOVQ  R10, 888(SP)
+	MOVQ  872(SP), R8
+	XORL  R11, R11
+	MOVQ  880(SP), R9
+	XORL  R12, R12
+	MOVQ  888(SP), R10
+	XORL  R13, R13
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  R8, 872(SP)
+	MOVQ  R9, 880(SP)
+	MOVQ  R10, 888(SP)
+	MOVQ  872(SP), R8
+	XORL  R11, R11
+	MOVQ  880(SP), R9
+	XORL  R12, R12
+	MOVQ  888(SP), R10
+	XORL  R13, R13
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  R8, 872(SP)
+	MOVQ  R9, 880(SP)
+	MOVQ  R10, 888(SP)
+	MOVQ  872(SP), R8
+	XORL  R11, R11
+	MOVQ  880(SP), R9
+	XORL  R12, R12
+	MOVQ  888(SP), R10
+	XORL  R13, R13
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  R8, 872(SP)
+	MOVQ  R9, 880(SP)
+	MOVQ  R10, 888(SP)
+	MOVQ  896(SP), R8
+	MOVQ  904(SP), R9
+	MOVQ  912(SP), R10
+
+nopow_234:
+	MOVQ 800(SP), AX
+	ADDL $0x08, 32(AX)
+	JMP  ms_tail
+
+// func xorMACKeyOpenAVX2(s *[12]uint32, dst []byte, src []byte, ad []byte, adTail []byte, fin *[80]byte, z *[256]byte, tag *[16]byte)
+// Requires: AVX, AVX2, BMI2, CMOV
+TEXT ·xorMACKeyOpenAVX2(SB), $1584-128
+	// B = ceil((len(src)+64)/512) batches; src and dst as bases of virtual block 0.
+	MOVQ src_len+40(FP), CX
+	ADDQ $0x0000023f, CX
+	SHRQ $0x09, CX
+	MOVQ CX, 1344(SP)
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ SI, 1336(SP)
+	SUBQ $0x40, DI
+	SUBQ $0x40, SI
+	MOVQ DI, 1328(SP)
+	MOVQ SI, 1320(SP)
+
+	// The tail: t = len(src) - (512(B-1) - 64) bytes: t/64 whole blocks
+	// (4t/64 MAC blocks at dst or src + len(src) - t), then in fin the
+	// partial block of t%64 bytes (ceil(t%64/16) MAC blocks) and the lengths.
+	MOVQ src_len+40(FP), AX
+	MOVQ 1344(SP), CX
+	SHLQ $0x09, CX
+	SUBQ $0x00000240, CX
+	SUBQ CX, AX
+	MOVQ AX, 1528(SP)
+	MOVQ AX, DX
+	SHRQ $0x06, DX
+	MOVQ DX, 1512(SP)
+	SHLQ $0x02, DX
+	MOVQ DX, 1464(SP)
+	ANDQ $0x3f, AX
+	MOVQ AX, 1520(SP)
+	ADDQ $0x0f, AX
+	SHRQ $0x04, AX
+	INCQ AX
+	MOVQ AX, 1480(SP)
+	MOVQ src_base+32(FP), DX
+	ADDQ CX, DX
+	MOVQ DX, 1472(SP)
+	MOVQ fin+104(FP), DX
+	MOVQ DX, 1488(SP)
+	MOVQ 1464(SP), DX
+	ADDQ 1480(SP), DX
+	SUBQ $0x10, DX
+	MOVQ DX, 1576(SP)
+
+	// Align the vector frame and broadcast the input state into it.
+	MOVQ         s+0(FP), AX
+	MOVQ         AX, 1312(SP)
+	LEAQ         (SP), BX
+	ADDQ         $0x0000001f, BX
+	ANDQ         $-32, BX
+	VPBROADCASTD sigma<>+0(SB), Y0
+	VMOVDQU      Y0, (BX)
+	VPBROADCASTD sigma<>+4(SB), Y0
+	VMOVDQU      Y0, 32(BX)
+	VPBROADCASTD sigma<>+8(SB), Y0
+	VMOVDQU      Y0, 64(BX)
+	VPBROADCASTD sigma<>+12(SB), Y0
+	VMOVDQU      Y0, 96(BX)
+	VPBROADCASTD (AX), Y0
+	VMOVDQU      Y0, 128(BX)
+	VPBROADCASTD 4(AX), Y0
+	VMOVDQU      Y0, 160(BX)
+	VPBROADCASTD 8(AX), Y0
+	VMOVDQU      Y0, 192(BX)
+	VPBROADCASTD 12(AX), Y0
+	VMOVDQU      Y0, 224(BX)
+	VPBROADCASTD 16(AX), Y0
+	VMOVDQU      Y0, 256(BX)
+	VPBROADCASTD 20(AX), Y0
+	VMOVDQU      Y0, 288(BX)
+	VPBROADCASTD 24(AX), Y0
+	VMOVDQU      Y0, 320(BX)
+	VPBROADCASTD 28(AX), Y0
+	VMOVDQU      Y0, 352(BX)
+	VPBROADCASTD 36(AX), Y0
+	VMOVDQU      Y0, 416(BX)
+	VPBROADCASTD 40(AX), Y0
+	VMOVDQU      Y0, 448(BX)
+	VPBROADCASTD 44(AX), Y0
+	VMOVDQU      Y0, 480(BX)
+
+	// Counters s.Counter+0 ... s.Counter+7, one per lane.
+	MOVQ         1312(SP), AX
+	VPBROADCASTD 32(AX), Y12
+	VPADDD       iota16<>+0(SB), Y12, Y12
+	VMOVDQU      Y12, 384(BX)
+	VMOVDQU      (BX), Y0
+	VMOVDQU      32(BX), Y1
+	VMOVDQU      64(BX), Y2
+	VMOVDQU      96(BX), Y3
+	VMOVDQU      128(BX), Y4
+	VMOVDQU      160(BX), Y5
+	VMOVDQU      192(BX), Y6
+	VMOVDQU      224(BX), Y7
+	VMOVDQU      256(BX), Y8
+	VMOVDQU      288(BX), Y9
+	VMOVDQU      320(BX), Y10
+	VMOVDQU      Y10, 576(BX)
+	VMOVDQU      352(BX), Y11
+	VMOVDQU      Y11, 608(BX)
+	VMOVDQU      416(BX), Y13
+	VMOVDQU      448(BX), Y14
+	VMOVDQU      480(BX), Y15
+	MOVQ         $0x0000000a, SI
+
+mo_b0_rounds:
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x0c, Y4, Y10
+	VPSLLD  $0x0c, Y5, Y11
+	VPSRLD  $0x14, Y4, Y4
+	VPSRLD  $0x14, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $0x07, Y5, Y11
+	VPSRLD  $0x19, Y4, Y4
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	VMOVDQU Y8, 512(BX)
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y8
+	VMOVDQU 608(BX), Y9
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x0c, Y6, Y10
+	VPSLLD  $0x0c, Y7, Y11
+	VPSRLD  $0x14, Y6, Y6
+	VPSRLD  $0x14, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $0x07, Y7, Y11
+	VPSRLD  $0x19, Y6, Y6
+	VPSRLD  $0x19, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x0c, Y5, Y10
+	VPSLLD  $0x0c, Y6, Y11
+	VPSRLD  $0x14, Y5, Y5
+	VPSRLD  $0x14, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $0x07, Y6, Y11
+	VPSRLD  $0x19, Y5, Y5
+	VPSRLD  $0x19, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	VMOVDQU Y8, 576(BX)
+	VMOVDQU Y9, 608(BX)
+	VMOVDQU 512(BX), Y8
+	VMOVDQU 544(BX), Y9
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x0c, Y7, Y10
+	VPSLLD  $0x0c, Y4, Y11
+	VPSRLD  $0x14, Y7, Y7
+	VPSRLD  $0x14, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $0x07, Y4, Y11
+	VPSRLD  $0x19, Y7, Y7
+	VPSRLD  $0x19, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	DECQ    SI
+	JNZ     mo_b0_rounds
+
+	// Add the input state; words 8-15 go to the frame.
+	VPADDD  (BX), Y0, Y0
+	VPADDD  32(BX), Y1, Y1
+	VPADDD  64(BX), Y2, Y2
+	VPADDD  96(BX), Y3, Y3
+	VPADDD  128(BX), Y4, Y4
+	VPADDD  160(BX), Y5, Y5
+	VPADDD  192(BX), Y6, Y6
+	VPADDD  224(BX), Y7, Y7
+	VPADDD  256(BX), Y8, Y8
+	VMOVDQU Y8, 512(BX)
+	VPADDD  288(BX), Y9, Y9
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y10
+	VPADDD  320(BX), Y10, Y10
+	VMOVDQU Y10, 576(BX)
+	VMOVDQU 608(BX), Y11
+	VPADDD  352(BX), Y11, Y11
+	VMOVDQU Y11, 608(BX)
+	VPADDD  384(BX), Y12, Y12
+	VMOVDQU Y12, 640(BX)
+	VPADDD  416(BX), Y13, Y13
+	VMOVDQU Y13, 672(BX)
+	VPADDD  448(BX), Y14, Y14
+	VMOVDQU Y14, 704(BX)
+	VPADDD  480(BX), Y15, Y15
+	VMOVDQU Y15, 736(BX)
+
+	// Transpose and store: block 0's first half to key, blocks 1-7.
+	LEAQ        1432(SP), CX
+	LEAQ        768(BX), DI
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y9
+	VPUNPCKLDQ  Y3, Y2, Y10
+	VPUNPCKHDQ  Y3, Y2, Y11
+	VPUNPCKLQDQ Y10, Y8, Y0
+	VPUNPCKHQDQ Y10, Y8, Y1
+	VPUNPCKLQDQ Y11, Y9, Y2
+	VPUNPCKHQDQ Y11, Y9, Y3
+	VPUNPCKLDQ  Y5, Y4, Y8
+	VPUNPCKHDQ  Y5, Y4, Y9
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y11
+	VPUNPCKLQDQ Y10, Y8, Y4
+	VPUNPCKHQDQ Y10, Y8, Y5
+	VPUNPCKLQDQ Y11, Y9, Y6
+	VPUNPCKHQDQ Y11, Y9, Y7
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	VMOVDQU     Y12, (CX)
+	VPERM2I128  $0x31, Y4, Y0, Y12
+	VMOVDQU     Y12, 256(DI)
+	VPERM2I128  $0x20, Y5, Y1, Y12
+	VMOVDQU     Y12, 64(DI)
+	VPERM2I128  $0x31, Y5, Y1, Y12
+	VMOVDQU     Y12, 320(DI)
+	VPERM2I128  $0x20, Y6, Y2, Y12
+	VMOVDQU     Y12, 128(DI)
+	VPERM2I128  $0x31, Y6, Y2, Y12
+	VMOVDQU     Y12, 384(DI)
+	VPERM2I128  $0x20, Y7, Y3, Y12
+	VMOVDQU     Y12, 192(DI)
+	VPERM2I128  $0x31, Y7, Y3, Y12
+	VMOVDQU     Y12, 448(DI)
+	VMOVDQU     512(BX), Y0
+	VMOVDQU     544(BX), Y1
+	VMOVDQU     576(BX), Y2
+	VMOVDQU     608(BX), Y3
+	VMOVDQU     640(BX), Y4
+	VMOVDQU     672(BX), Y5
+	VMOVDQU     704(BX), Y6
+	VMOVDQU     736(BX), Y7
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y9
+	VPUNPCKLDQ  Y3, Y2, Y10
+	VPUNPCKHDQ  Y3, Y2, Y11
+	VPUNPCKLQDQ Y10, Y8, Y0
+	VPUNPCKHQDQ Y10, Y8, Y1
+	VPUNPCKLQDQ Y11, Y9, Y2
+	VPUNPCKHQDQ Y11, Y9, Y3
+	VPUNPCKLDQ  Y5, Y4, Y8
+	VPUNPCKHDQ  Y5, Y4, Y9
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y11
+	VPUNPCKLQDQ Y10, Y8, Y4
+	VPUNPCKHQDQ Y10, Y8, Y5
+	VPUNPCKLQDQ Y11, Y9, Y6
+	VPUNPCKHQDQ Y11, Y9, Y7
+	VPERM2I128  $0x31, Y4, Y0, Y12
+	VMOVDQU     Y12, 288(DI)
+	VPERM2I128  $0x20, Y5, Y1, Y12
+	VMOVDQU     Y12, 96(DI)
+	VPERM2I128  $0x31, Y5, Y1, Y12
+	VMOVDQU     Y12, 352(DI)
+	VPERM2I128  $0x20, Y6, Y2, Y12
+	VMOVDQU     Y12, 160(DI)
+	VPERM2I128  $0x31, Y6, Y2, Y12
+	VMOVDQU     Y12, 416(DI)
+	VPERM2I128  $0x20, Y7, Y3, Y12
+	VMOVDQU     Y12, 224(DI)
+	VPERM2I128  $0x31, Y7, Y3, Y12
+	VMOVDQU     Y12, 480(DI)
+
+	// Clamp r (RFC 8439, Section 2.5); s1 = r1 + r1>>2; r^1 as the first power.
+	MOVQ (CX), R8
+	MOVQ 8(CX), R9
+	MOVQ $0x0ffffffc0fffffff, DX
+	ANDQ DX, R8
+	MOVQ $0x0ffffffc0ffffffc, DX
+	ANDQ DX, R9
+	MOVQ R8, 1352(SP)
+	MOVQ R8, 1384(SP)
+	MOVQ R9, 1360(SP)
+	MOVQ R9, 1392(SP)
+	MOVQ $0x00000000, 1368(SP)
+	MOVQ $0x00000000, 1400(SP)
+	MOVQ R9, DX
+	SHRQ $0x02, DX
+	ADDQ R9, DX
+	MOVQ DX, 1376(SP)
+	MOVQ 1320(SP), SI
+	MOVQ 1328(SP), DI
+	ADDQ $0x00000200, SI
+	ADDQ $0x00000200, DI
+	MOVQ SI, 1320(SP)
+	MOVQ DI, 1328(SP)
+	MOVQ 1312(SP), AX
+	ADDL $0x08, 32(AX)
+	DECQ 1344(SP)
+
+	// h = the padded additional data: whole blocks, then the padded tail.
+	XORL R8, R8
+	XORL R9, R9
+	XORL R10, R10
+	MOVQ ad_base+56(FP), R15
+	MOVQ ad_len+64(FP), SI
+	SHRQ $0x04, SI
+	JZ   mo_ad_done
+
+mo_ad_loop:
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, R15
+	DECQ  SI
+	JNZ   mo_ad_loop
+
+mo_ad_done:
+	MOVQ adTail_base+80(FP), R15
+	MOVQ adTail_len+88(FP), SI
+	SHRQ $0x04, SI
+	JZ   mo_adTail_done
+
+mo_adTail_loop:
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, R15
+	DECQ  SI
+	JNZ   mo_adTail_loop
+
+mo_adTail_done:
+	// A last batch of at most 4 blocks takes the row layout (rowBatch).
+	CMPQ 1344(SP), $0x01
+	JNE  mo_b1_t
+	CMPQ 1528(SP), $0x00000100
+	JBE  mo_b1row
+
+mo_b1_t:
+	// Counters s.Counter+0 ... s.Counter+7, one per lane.
+	MOVQ         1312(SP), AX
+	VPBROADCASTD 32(AX), Y12
+	VPADDD       iota16<>+0(SB), Y12, Y12
+	VMOVDQU      Y12, 384(BX)
+	VMOVDQU      (BX), Y0
+	VMOVDQU      32(BX), Y1
+	VMOVDQU      64(BX), Y2
+	VMOVDQU      96(BX), Y3
+	VMOVDQU      128(BX), Y4
+	VMOVDQU      160(BX), Y5
+	VMOVDQU      192(BX), Y6
+	VMOVDQU      224(BX), Y7
+	VMOVDQU      256(BX), Y8
+	VMOVDQU      288(BX), Y9
+	VMOVDQU      320(BX), Y10
+	VMOVDQU      Y10, 576(BX)
+	VMOVDQU      352(BX), Y11
+	VMOVDQU      Y11, 608(BX)
+	VMOVDQU      416(BX), Y13
+	VMOVDQU      448(BX), Y14
+	VMOVDQU      480(BX), Y15
+	MOVQ         1336(SP), R15
+	MOVQ         1464(SP), CX
+	ADDQ         1480(SP), CX
+	CMPQ         CX, $0x10
+	JB           mo_b1_noz
+
+	// Open: chain Z, the last 16 MAC blocks of the message (in z), from 0.
+	XORL R11, R11
+	XORL R12, R12
+	XORL R13, R13
+	MOVQ z+112(FP), CX
+	MOVQ CX, 1536(SP)
+	MOVQ $0x00000005, SI
+
+mo_b1_zrounds:
+	VPADDD  Y4, Y0, Y0
+	ADDQ    (R15), R8
+	VPADDD  Y5, Y1, Y1
+	ADCQ    8(R15), R9
+	VPXOR   Y0, Y12, Y12
+	ADCQ    $0x01, R10
+	VPXOR   Y1, Y13, Y13
+	MOVQ    R8, DX
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	MULXQ   1352(SP), AX, CX
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	MULXQ   1360(SP), R8, R14
+	VPADDD  Y12, Y8, Y8
+	MOVQ    R9, DX
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	MULXQ   1376(SP), DI, R9
+	VPXOR   Y9, Y5, Y5
+	ADDQ    DI, AX
+	VPSLLD  $0x0c, Y4, Y10
+	ADCQ    R9, CX
+	VPSLLD  $0x0c, Y5, Y11
+	MULXQ   1352(SP), DI, R9
+	VPSRLD  $0x14, Y4, Y4
+	ADDQ    DI, R8
+	VPSRLD  $0x14, Y5, Y5
+	ADCQ    R9, R14
+	VPXOR   Y10, Y4, Y4
+	MOVQ    R10, DI
+	VPXOR   Y11, Y5, Y5
+	VPADDD  Y4, Y0, Y0
+	IMULQ   1376(SP), DI
+	VPADDD  Y5, Y1, Y1
+	IMULQ   1352(SP), R10
+	VPXOR   Y0, Y12, Y12
+	ADDQ    DI, R8
+	VPXOR   Y1, Y13, Y13
+	ADCQ    $0x00, R14
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	ADDQ    CX, R8
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	ADCQ    R10, R14
+	VPADDD  Y12, Y8, Y8
+	MOVQ    R8, R9
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	MOVQ    AX, R8
+	VPXOR   Y9, Y5, Y5
+	MOVQ    R14, R10
+	VPSLLD  $0x07, Y4, Y10
+	SHRQ    $0x02, R14
+	VPSLLD  $0x07, Y5, Y11
+	ANDQ    $0x03, R10
+	VPSRLD  $0x19, Y4, Y4
+	LEAQ    (R14)(R14*4), R14
+	VPSRLD  $0x19, Y5, Y5
+	ADDQ    R14, R8
+	VPXOR   Y10, Y4, Y4
+	ADCQ    $0x00, R9
+	VPXOR   Y11, Y5, Y5
+	VMOVDQU Y8, 512(BX)
+	ADCQ    $0x00, R10
+	VMOVDQU Y9, 544(BX)
+	MOVQ    1536(SP), AX
+	VMOVDQU 576(BX), Y8
+	ADDQ    (AX), R11
+	VMOVDQU 608(BX), Y9
+	ADCQ    8(AX), R12
+	VPADDD  Y6, Y2, Y2
+	ADCQ    $0x01, R13
+	VPADDD  Y7, Y3, Y3
+	MOVQ    R11, DX
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	MULXQ   1352(SP), AX, CX
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	MULXQ   1360(SP), R11, R14
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	MOVQ    R12, DX
+	VPADDD  Y14, Y8, Y8
+	MULXQ   1376(SP), DI, R12
+	VPADDD  Y15, Y9, Y9
+	ADDQ    DI, AX
+	VPXOR   Y8, Y6, Y6
+	ADCQ    R12, CX
+	VPXOR   Y9, Y7, Y7
+	MULXQ   1352(SP), DI, R12
+	VPSLLD  $0x0c, Y6, Y10
+	VPSLLD  $0x0c, Y7, Y11
+	ADDQ    DI, R11
+	VPSRLD  $0x14, Y6, Y6
+	ADCQ    R12, R14
+	VPSRLD  $0x14, Y7, Y7
+	MOVQ    R13, DI
+	VPXOR   Y10, Y6, Y6
+	IMULQ   1376(SP), DI
+	VPXOR   Y11, Y7, Y7
+	IMULQ   1352(SP), R13
+	VPADDD  Y6, Y2, Y2
+	ADDQ    DI, R11
+	VPADDD  Y7, Y3, Y3
+	ADCQ    $0x00, R14
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	ADDQ    CX, R11
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	ADCQ    R13, R14
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	MOVQ    R11, R12
+	VPADDD  Y14, Y8, Y8
+	MOVQ    AX, R11
+	VPADDD  Y15, Y9, Y9
+	MOVQ    R14, R13
+	VPXOR   Y8, Y6, Y6
+	SHRQ    $0x02, R14
+	VPXOR   Y9, Y7, Y7
+	ANDQ    $0x03, R13
+	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $0x07, Y7, Y11
+	LEAQ    (R14)(R14*4), R14
+	VPSRLD  $0x19, Y6, Y6
+	ADDQ    R14, R11
+	VPSRLD  $0x19, Y7, Y7
+	ADCQ    $0x00, R12
+	VPXOR   Y10, Y6, Y6
+	ADCQ    $0x00, R13
+	VPXOR   Y11, Y7, Y7
+	ADDQ    16(R15), R8
+	VPADDD  Y5, Y0, Y0
+	ADCQ    24(R15), R9
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	ADCQ    $0x01, R10
+	VPXOR   Y1, Y12, Y12
+	MOVQ    R8, DX
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	MULXQ   1352(SP), AX, CX
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	MULXQ   1360(SP), R8, R14
+	VPADDD  Y15, Y8, Y8
+	MOVQ    R9, DX
+	VPADDD  Y12, Y9, Y9
+	MULXQ   1376(SP), DI, R9
+	VPXOR   Y8, Y5, Y5
+	ADDQ    DI, AX
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x0c, Y5, Y10
+	ADCQ    R9, CX
+	VPSLLD  $0x0c, Y6, Y11
+	MULXQ   1352(SP), DI, R9
+	VPSRLD  $0x14, Y5, Y5
+	ADDQ    DI, R8
+	VPSRLD  $0x14, Y6, Y6
+	ADCQ    R9, R14
+	VPXOR   Y10, Y5, Y5
+	MOVQ    R10, DI
+	VPXOR   Y11, Y6, Y6
+	IMULQ   1376(SP), DI
+	VPADDD  Y5, Y0, Y0
+	IMULQ   1352(SP), R10
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	ADDQ    DI, R8
+	VPXOR   Y1, Y12, Y12
+	ADCQ    $0x00, R14
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	ADDQ    CX, R8
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	ADCQ    R10, R14
+	VPADDD  Y15, Y8, Y8
+	MOVQ    R8, R9
+	VPADDD  Y12, Y9, Y9
+	MOVQ    AX, R8
+	VPXOR   Y8, Y5, Y5
+	MOVQ    R14, R10
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x07, Y5, Y10
+	SHRQ    $0x02, R14
+	VPSLLD  $0x07, Y6, Y11
+	ANDQ    $0x03, R10
+	VPSRLD  $0x19, Y5, Y5
+	LEAQ    (R14)(R14*4), R14
+	VPSRLD  $0x19, Y6, Y6
+	ADDQ    R14, R8
+	VPXOR   Y10, Y5, Y5
+	ADCQ    $0x00, R9
+	VPXOR   Y11, Y6, Y6
+	ADCQ    $0x00, R10
+	VMOVDQU Y8, 576(BX)
+	MOVQ    1536(SP), AX
+	VMOVDQU Y9, 608(BX)
+	VMOVDQU 512(BX), Y8
+	ADDQ    16(AX), R11
+	VMOVDQU 544(BX), Y9
+	ADCQ    24(AX), R12
+	VPADDD  Y7, Y2, Y2
+	ADCQ    $0x01, R13
+	VPADDD  Y4, Y3, Y3
+	MOVQ    R11, DX
+	VPXOR   Y2, Y13, Y13
+	MULXQ   1352(SP), AX, CX
+	VPXOR   Y3, Y14, Y14
+	MULXQ   1360(SP), R11, R14
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	MOVQ    R12, DX
+	VPADDD  Y13, Y8, Y8
+	MULXQ   1376(SP), DI, R12
+	VPADDD  Y14, Y9, Y9
+	ADDQ    DI, AX
+	VPXOR   Y8, Y7, Y7
+	ADCQ    R12, CX
+	VPXOR   Y9, Y4, Y4
+	MULXQ   1352(SP), DI, R12
+	VPSLLD  $0x0c, Y7, Y10
+	ADDQ    DI, R11
+	VPSLLD  $0x0c, Y4, Y11
+	ADCQ    R12, R14
+	VPSRLD  $0x14, Y7, Y7
+	VPSRLD  $0x14, Y4, Y4
+	MOVQ    R13, DI
+	VPXOR   Y10, Y7, Y7
+	IMULQ   1376(SP), DI
+	VPXOR   Y11, Y4, Y4
+	IMULQ   1352(SP), R13
+	VPADDD  Y7, Y2, Y2
+	ADDQ    DI, R11
+	VPADDD  Y4, Y3, Y3
+	ADCQ    $0x00, R14
+	VPXOR   Y2, Y13, Y13
+	ADDQ    CX, R11
+	VPXOR   Y3, Y14, Y14
+	ADCQ    R13, R14
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	MOVQ    R11, R12
+	VPADDD  Y13, Y8, Y8
+	MOVQ    AX, R11
+	VPADDD  Y14, Y9, Y9
+	MOVQ    R14, R13
+	VPXOR   Y8, Y7, Y7
+	SHRQ    $0x02, R14
+	VPXOR   Y9, Y4, Y4
+	ANDQ    $0x03, R13
+	VPSLLD  $0x07, Y7, Y10
+	LEAQ    (R14)(R14*4), R14
+	VPSLLD  $0x07, Y4, Y11
+	ADDQ    R14, R11
+	VPSRLD  $0x19, Y7, Y7
+	VPSRLD  $0x19, Y4, Y4
+	ADCQ    $0x00, R12
+	VPXOR   Y10, Y7, Y7
+	ADCQ    $0x00, R13
+	VPXOR   Y11, Y4, Y4
+	ADDQ    32(R15), R8
+	VPADDD  Y4, Y0, Y0
+	ADCQ    40(R15), R9
+	VPADDD  Y5, Y1, Y1
+	ADCQ    $0x01, R10
+	VPXOR   Y0, Y12, Y12
+	MOVQ    R8, DX
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	MULXQ   1352(SP), AX, CX
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	MULXQ   1360(SP), R8, R14
+	VPADDD  Y12, Y8, Y8
+	MOVQ    R9, DX
+	VPADDD  Y13, Y9, Y9
+	MULXQ   1376(SP), DI, R9
+	VPXOR   Y8, Y4, Y4
+	ADDQ    DI, AX
+	VPXOR   Y9, Y5, Y5
+	ADCQ    R9, CX
+	VPSLLD  $0x0c, Y4, Y10
+	MULXQ   1352(SP), DI, R9
+	VPSLLD  $0x0c, Y5, Y11
+	VPSRLD  $0x14, Y4, Y4
+	ADDQ    DI, R8
+	VPSRLD  $0x14, Y5, Y5
+	ADCQ    R9, R14
+	VPXOR   Y10, Y4, Y4
+	MOVQ    R10, DI
+	VPXOR   Y11, Y5, Y5
+	IMULQ   1376(SP), DI
+	VPADDD  Y4, Y0, Y0
+	IMULQ   1352(SP), R10
+	VPADDD  Y5, Y1, Y1
+	ADDQ    DI, R8
+	VPXOR   Y0, Y12, Y12
+	ADCQ    $0x00, R14
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	ADDQ    CX, R8
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	ADCQ    R10, R14
+	VPADDD  Y12, Y8, Y8
+	MOVQ    R8, R9
+	VPADDD  Y13, Y9, Y9
+	MOVQ    AX, R8
+	VPXOR   Y8, Y4, Y4
+	MOVQ    R14, R10
+	VPXOR   Y9, Y5, Y5
+	SHRQ    $0x02, R14
+	VPSLLD  $0x07, Y4, Y10
+	ANDQ    $0x03, R10
+	VPSLLD  $0x07, Y5, Y11
+	VPSRLD  $0x19, Y4, Y4
+	LEAQ    (R14)(R14*4), R14
+	VPSRLD  $0x19, Y5, Y5
+	ADDQ    R14, R8
+	VPXOR   Y10, Y4, Y4
+	ADCQ    $0x00, R9
+	VPXOR   Y11, Y5, Y5
+	ADCQ    $0x00, R10
+	VMOVDQU Y8, 512(BX)
+	MOVQ    1536(SP), AX
+	VMOVDQU Y9, 544(BX)
+	ADDQ    32(AX), R11
+	VMOVDQU 576(BX), Y8
+	VMOVDQU 608(BX), Y9
+	ADCQ    40(AX), R12
+	VPADDD  Y6, Y2, Y2
+	ADCQ    $0x01, R13
+	VPADDD  Y7, Y3, Y3
+	MOVQ    R11, DX
+	VPXOR   Y2, Y14, Y14
+	MULXQ   1352(SP), AX, CX
+	VPXOR   Y3, Y15, Y15
+	MULXQ   1360(SP), R11, R14
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	MOVQ    R12, DX
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	MULXQ   1376(SP), DI, R12
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	ADDQ    DI, AX
+	VPXOR   Y8, Y6, Y6
+	ADCQ    R12, CX
+	VPXOR   Y9, Y7, Y7
+	MULXQ   1352(SP), DI, R12
+	VPSLLD  $0x0c, Y6, Y10
+	ADDQ    DI, R11
+	VPSLLD  $0x0c, Y7, Y11
+	ADCQ    R12, R14
+	VPSRLD  $0x14, Y6, Y6
+	MOVQ    R13, DI
+	VPSRLD  $0x14, Y7, Y7
+	IMULQ   1376(SP), DI
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	IMULQ   1352(SP), R13
+	VPADDD  Y6, Y2, Y2
+	ADDQ    DI, R11
+	VPADDD  Y7, Y3, Y3
+	ADCQ    $0x00, R14
+	VPXOR   Y2, Y14, Y14
+	ADDQ    CX, R11
+	VPXOR   Y3, Y15, Y15
+	ADCQ    R13, R14
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	MOVQ    R11, R12
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	MOVQ    AX, R11
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	MOVQ    R14, R13
+	VPXOR   Y8, Y6, Y6
+	SHRQ    $0x02, R14
+	VPXOR   Y9, Y7, Y7
+	ANDQ    $0x03, R13
+	VPSLLD  $0x07, Y6, Y10
+	LEAQ    (R14)(R14*4), R14
+	VPSLLD  $0x07, Y7, Y11
+	ADDQ    R14, R11
+	VPSRLD  $0x19, Y6, Y6
+	ADCQ    $0x00, R12
+	VPSRLD  $0x19, Y7, Y7
+	ADCQ    $0x00, R13
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	ADDQ    48(R15), R8
+	VPADDD  Y5, Y0, Y0
+	ADCQ    56(R15), R9
+	VPADDD  Y6, Y1, Y1
+	ADCQ    $0x01, R10
+	VPXOR   Y0, Y15, Y15
+	MOVQ    R8, DX
+	VPXOR   Y1, Y12, Y12
+	MULXQ   1352(SP), AX, CX
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	MULXQ   1360(SP), R8, R14
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	MOVQ    R9, DX
+	VPADDD  Y12, Y9, Y9
+	MULXQ   1376(SP), DI, R9
+	VPXOR   Y8, Y5, Y5
+	ADDQ    DI, AX
+	VPXOR   Y9, Y6, Y6
+	ADCQ    R9, CX
+	VPSLLD  $0x0c, Y5, Y10
+	MULXQ   1352(SP), DI, R9
+	VPSLLD  $0x0c, Y6, Y11
+	ADDQ    DI, R8
+	VPSRLD  $0x14, Y5, Y5
+	ADCQ    R9, R14
+	VPSRLD  $0x14, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	MOVQ    R10, DI
+	VPXOR   Y11, Y6, Y6
+	IMULQ   1376(SP), DI
+	VPADDD  Y5, Y0, Y0
+	IMULQ   1352(SP), R10
+	VPADDD  Y6, Y1, Y1
+	ADDQ    DI, R8
+	VPXOR   Y0, Y15, Y15
+	ADCQ    $0x00, R14
+	VPXOR   Y1, Y12, Y12
+	ADDQ    CX, R8
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	ADCQ    R10, R14
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	MOVQ    R8, R9
+	VPADDD  Y12, Y9, Y9
+	MOVQ    AX, R8
+	VPXOR   Y8, Y5, Y5
+	MOVQ    R14, R10
+	VPXOR   Y9, Y6, Y6
+	SHRQ    $0x02, R14
+	VPSLLD  $0x07, Y5, Y10
+	ANDQ    $0x03, R10
+	VPSLLD  $0x07, Y6, Y11
+	LEAQ    (R14)(R14*4), R14
+	VPSRLD  $0x19, Y5, Y5
+	ADDQ    R14, R8
+	VPSRLD  $0x19, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	ADCQ    $0x00, R9
+	VPXOR   Y11, Y6, Y6
+	ADCQ    $0x00, R10
+	VMOVDQU Y8, 576(BX)
+	ADDQ    64(R15), R8
+	VMOVDQU Y9, 608(BX)
+	ADCQ    72(R15), R9
+	VMOVDQU 512(BX), Y8
+	ADCQ    $0x01, R10
+	VMOVDQU 544(BX), Y9
+	MOVQ    R8, DX
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	MULXQ   1352(SP), AX, CX
+	VPXOR   Y2, Y13, Y13
+	MULXQ   1360(SP), R8, R14
+	VPXOR   Y3, Y14, Y14
+	MOVQ    R9, DX
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	MULXQ   1376(SP), DI, R9
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	ADDQ    DI, AX
+	VPADDD  Y13, Y8, Y8
+	ADCQ    R9, CX
+	VPADDD  Y14, Y9, Y9
+	MULXQ   1352(SP), DI, R9
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	ADDQ    DI, R8
+	VPSLLD  $0x0c, Y7, Y10
+	ADCQ    R9, R14
+	VPSLLD  $0x0c, Y4, Y11
+	MOVQ    R10, DI
+	VPSRLD  $0x14, Y7, Y7
+	IMULQ   1376(SP), DI
+	VPSRLD  $0x14, Y4, Y4
+	IMULQ   1352(SP), R10
+	VPXOR   Y10, Y7, Y7
+	ADDQ    DI, R8
+	VPXOR   Y11, Y4, Y4
+	ADCQ    $0x00, R14
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	ADDQ    CX, R8
+	VPXOR   Y2, Y13, Y13
+	ADCQ    R10, R14
+	VPXOR   Y3, Y14, Y14
+	MOVQ    R8, R9
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	MOVQ    AX, R8
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	MOVQ    R14, R10
+	VPADDD  Y13, Y8, Y8
+	SHRQ    $0x02, R14
+	VPADDD  Y14, Y9, Y9
+	ANDQ    $0x03, R10
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	LEAQ    (R14)(R14*4), R14
+	VPSLLD  $0x07, Y7, Y10
+	ADDQ    R14, R8
+	VPSLLD  $0x07, Y4, Y11
+	ADCQ    $0x00, R9
+	VPSRLD  $0x19, Y7, Y7
+	ADCQ    $0x00, R10
+	VPSRLD  $0x19, Y4, Y4
+	LEAQ    80(R15), R15
+	VPXOR   Y10, Y7, Y7
+	ADDQ    $0x30, 1536(SP)
+	VPXOR   Y11, Y4, Y4
+	DECQ    SI
+	JNZ     mo_b1_zrounds
+
+	// The last blocks of the chains, before any store.
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  16(R15), R8
+	ADCQ  24(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  32(R15), R8
+	ADCQ  40(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  1536(SP), AX
+	ADDQ  (AX), R11
+	ADCQ  8(AX), R12
+	ADCQ  $0x01, R13
+	MOVQ  R11, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R11, R14
+	MOVQ  R12, DX
+	MULXQ 1376(SP), DI, R12
+	ADDQ  DI, AX
+	ADCQ  R12, CX
+	MULXQ 1352(SP), DI, R12
+	ADDQ  DI, R11
+	ADCQ  R12, R14
+	MOVQ  R13, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R13
+	ADDQ  DI, R11
+	ADCQ  $0x00, R14
+	ADDQ  CX, R11
+	ADCQ  R13, R14
+	MOVQ  R11, R12
+	MOVQ  AX, R11
+	MOVQ  R14, R13
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R13
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R11
+	ADCQ  $0x00, R12
+	ADCQ  $0x00, R13
+	MOVQ  R11, 1544(SP)
+	MOVQ  R12, 1552(SP)
+	MOVQ  R13, 1560(SP)
+	JMP   mo_b1_mac_done
+
+mo_b1_noz:
+	MOVQ $0x00000005, SI
+
+mo_b1_rounds:
+	VPADDD  Y4, Y0, Y0
+	ADDQ    (R15), R8
+	VPADDD  Y5, Y1, Y1
+	ADCQ    8(R15), R9
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	ADCQ    $0x01, R10
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	MOVQ    R8, DX
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	MULXQ   1352(SP), AX, CX
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	MULXQ   1360(SP), R8, R14
+	VPSLLD  $0x0c, Y4, Y10
+	VPSLLD  $0x0c, Y5, Y11
+	MOVQ    R9, DX
+	VPSRLD  $0x14, Y4, Y4
+	VPSRLD  $0x14, Y5, Y5
+	MULXQ   1376(SP), DI, R9
+	VPXOR   Y10, Y4, Y4
+	ADDQ    DI, AX
+	VPXOR   Y11, Y5, Y5
+	VPADDD  Y4, Y0, Y0
+	ADCQ    R9, CX
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	MULXQ   1352(SP), DI, R9
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	ADDQ    DI, R8
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	ADCQ    R9, R14
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	MOVQ    R10, DI
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x07, Y4, Y10
+	IMULQ   1376(SP), DI
+	VPSLLD  $0x07, Y5, Y11
+	IMULQ   1352(SP), R10
+	VPSRLD  $0x19, Y4, Y4
+	VPSRLD  $0x19, Y5, Y5
+	ADDQ    DI, R8
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	ADCQ    $0x00, R14
+	VMOVDQU Y8, 512(BX)
+	VMOVDQU Y9, 544(BX)
+	ADDQ    CX, R8
+	VMOVDQU 576(BX), Y8
+	VMOVDQU 608(BX), Y9
+	ADCQ    R10, R14
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	MOVQ    R8, R9
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	MOVQ    AX, R8
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	MOVQ    R14, R10
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	SHRQ    $0x02, R14
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	ANDQ    $0x03, R10
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x0c, Y6, Y10
+	LEAQ    (R14)(R14*4), R14
+	VPSLLD  $0x0c, Y7, Y11
+	VPSRLD  $0x14, Y6, Y6
+	ADDQ    R14, R8
+	VPSRLD  $0x14, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	ADCQ    $0x00, R9
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y6, Y2, Y2
+	ADCQ    $0x00, R10
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	ADDQ    16(R15), R8
+	VPXOR   Y3, Y15, Y15
+	ADCQ    24(R15), R9
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	ADCQ    $0x01, R10
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	MOVQ    R8, DX
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	MULXQ   1352(SP), AX, CX
+	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $0x07, Y7, Y11
+	MULXQ   1360(SP), R8, R14
+	VPSRLD  $0x19, Y6, Y6
+	VPSRLD  $0x19, Y7, Y7
+	MOVQ    R9, DX
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	MULXQ   1376(SP), DI, R9
+	VPADDD  Y5, Y0, Y0
+	ADDQ    DI, AX
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	ADCQ    R9, CX
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	MULXQ   1352(SP), DI, R9
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	ADDQ    DI, R8
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	ADCQ    R9, R14
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x0c, Y5, Y10
+	MOVQ    R10, DI
+	VPSLLD  $0x0c, Y6, Y11
+	VPSRLD  $0x14, Y5, Y5
+	IMULQ   1376(SP), DI
+	VPSRLD  $0x14, Y6, Y6
+	IMULQ   1352(SP), R10
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	ADDQ    DI, R8
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	ADCQ    $0x00, R14
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	ADDQ    CX, R8
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	ADCQ    R10, R14
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	MOVQ    R8, R9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	MOVQ    AX, R8
+	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $0x07, Y6, Y11
+	MOVQ    R14, R10
+	VPSRLD  $0x19, Y5, Y5
+	SHRQ    $0x02, R14
+	VPSRLD  $0x19, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	ANDQ    $0x03, R10
+	VPXOR   Y11, Y6, Y6
+	VMOVDQU Y8, 576(BX)
+	LEAQ    (R14)(R14*4), R14
+	VMOVDQU Y9, 608(BX)
+	VMOVDQU 512(BX), Y8
+	ADDQ    R14, R8
+	VMOVDQU 544(BX), Y9
+	VPADDD  Y7, Y2, Y2
+	ADCQ    $0x00, R9
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	ADCQ    $0x00, R10
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	ADDQ    32(R15), R8
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	ADCQ    40(R15), R9
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	ADCQ    $0x01, R10
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	MOVQ    R8, DX
+	VPSLLD  $0x0c, Y7, Y10
+	VPSLLD  $0x0c, Y4, Y11
+	MULXQ   1352(SP), AX, CX
+	VPSRLD  $0x14, Y7, Y7
+	VPSRLD  $0x14, Y4, Y4
+	MULXQ   1360(SP), R8, R14
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	MOVQ    R9, DX
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	MULXQ   1376(SP), DI, R9
+	VPXOR   Y2, Y13, Y13
+	ADDQ    DI, AX
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	ADCQ    R9, CX
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	MULXQ   1352(SP), DI, R9
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	ADDQ    DI, R8
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x07, Y7, Y10
+	ADCQ    R9, R14
+	VPSLLD  $0x07, Y4, Y11
+	VPSRLD  $0x19, Y7, Y7
+	MOVQ    R10, DI
+	VPSRLD  $0x19, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	IMULQ   1376(SP), DI
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y4, Y0, Y0
+	IMULQ   1352(SP), R10
+	VPADDD  Y5, Y1, Y1
+	ADDQ    DI, R8
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	ADCQ    $0x00, R14
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	ADDQ    CX, R8
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	ADCQ    R10, R14
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	MOVQ    R8, R9
+	VPSLLD  $0x0c, Y4, Y10
+	VPSLLD  $0x0c, Y5, Y11
+	MOVQ    AX, R8
+	VPSRLD  $0x14, Y4, Y4
+	VPSRLD  $0x14, Y5, Y5
+	MOVQ    R14, R10
+	VPXOR   Y10, Y4, Y4
+	SHRQ    $0x02, R14
+	VPXOR   Y11, Y5, Y5
+	VPADDD  Y4, Y0, Y0
+	ANDQ    $0x03, R10
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	LEAQ    (R14)(R14*4), R14
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	ADDQ    R14, R8
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	ADCQ    $0x00, R9
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	ADCQ    $0x00, R10
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x07, Y4, Y10
+	ADDQ    48(R15), R8
+	VPSLLD  $0x07, Y5, Y11
+	ADCQ    56(R15), R9
+	VPSRLD  $0x19, Y4, Y4
+	VPSRLD  $0x19, Y5, Y5
+	ADCQ    $0x01, R10
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	MOVQ    R8, DX
+	VMOVDQU Y8, 512(BX)
+	VMOVDQU Y9, 544(BX)
+	MULXQ   1352(SP), AX, CX
+	VMOVDQU 576(BX), Y8
+	VMOVDQU 608(BX), Y9
+	MULXQ   1360(SP), R8, R14
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	MOVQ    R9, DX
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	MULXQ   1376(SP), DI, R9
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	ADDQ    DI, AX
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	ADCQ    R9, CX
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	MULXQ   1352(SP), DI, R9
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x0c, Y6, Y10
+	ADDQ    DI, R8
+	VPSLLD  $0x0c, Y7, Y11
+	VPSRLD  $0x14, Y6, Y6
+	ADCQ    R9, R14
+	VPSRLD  $0x14, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	MOVQ    R10, DI
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y6, Y2, Y2
+	IMULQ   1376(SP), DI
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	IMULQ   1352(SP), R10
+	VPXOR   Y3, Y15, Y15
+	ADDQ    DI, R8
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	ADCQ    $0x00, R14
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	ADDQ    CX, R8
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	ADCQ    R10, R14
+	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $0x07, Y7, Y11
+	MOVQ    R8, R9
+	VPSRLD  $0x19, Y6, Y6
+	VPSRLD  $0x19, Y7, Y7
+	MOVQ    AX, R8
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	MOVQ    R14, R10
+	VPADDD  Y5, Y0, Y0
+	SHRQ    $0x02, R14
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	ANDQ    $0x03, R10
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	LEAQ    (R14)(R14*4), R14
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	ADDQ    R14, R8
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	ADCQ    $0x00, R9
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x0c, Y5, Y10
+	ADCQ    $0x00, R10
+	VPSLLD  $0x0c, Y6, Y11
+	VPSRLD  $0x14, Y5, Y5
+	ADDQ    64(R15), R8
+	VPSRLD  $0x14, Y6, Y6
+	ADCQ    72(R15), R9
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	ADCQ    $0x01, R10
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	MOVQ    R8, DX
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	MULXQ   1352(SP), AX, CX
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	MULXQ   1360(SP), R8, R14
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	MOVQ    R9, DX
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	MULXQ   1376(SP), DI, R9
+	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $0x07, Y6, Y11
+	ADDQ    DI, AX
+	VPSRLD  $0x19, Y5, Y5
+	ADCQ    R9, CX
+	VPSRLD  $0x19, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	MULXQ   1352(SP), DI, R9
+	VPXOR   Y11, Y6, Y6
+	VMOVDQU Y8, 576(BX)
+	ADDQ    DI, R8
+	VMOVDQU Y9, 608(BX)
+	VMOVDQU 512(BX), Y8
+	ADCQ    R9, R14
+	VMOVDQU 544(BX), Y9
+	VPADDD  Y7, Y2, Y2
+	MOVQ    R10, DI
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	IMULQ   1376(SP), DI
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	IMULQ   1352(SP), R10
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	ADDQ    DI, R8
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	ADCQ    $0x00, R14
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	ADDQ    CX, R8
+	VPSLLD  $0x0c, Y7, Y10
+	VPSLLD  $0x0c, Y4, Y11
+	ADCQ    R10, R14
+	VPSRLD  $0x14, Y7, Y7
+	VPSRLD  $0x14, Y4, Y4
+	MOVQ    R8, R9
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	MOVQ    AX, R8
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	MOVQ    R14, R10
+	VPXOR   Y2, Y13, Y13
+	SHRQ    $0x02, R14
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	ANDQ    $0x03, R10
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	LEAQ    (R14)(R14*4), R14
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	ADDQ    R14, R8
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x07, Y7, Y10
+	ADCQ    $0x00, R9
+	VPSLLD  $0x07, Y4, Y11
+	VPSRLD  $0x19, Y7, Y7
+	ADCQ    $0x00, R10
+	VPSRLD  $0x19, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	LEAQ    80(R15), R15
+	VPXOR   Y11, Y4, Y4
+	DECQ    SI
+	JNZ     mo_b1_rounds
+
+	// The last blocks of the chains, before any store.
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  16(R15), R8
+	ADCQ  24(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  32(R15), R8
+	ADCQ  40(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+
+mo_b1_mac_done:
+	LEAQ 48(R15), R15
+	MOVQ R15, 1336(SP)
+
+	// Add the input state; words 8-15 go to the frame.
+	VPADDD  (BX), Y0, Y0
+	VPADDD  32(BX), Y1, Y1
+	VPADDD  64(BX), Y2, Y2
+	VPADDD  96(BX), Y3, Y3
+	VPADDD  128(BX), Y4, Y4
+	VPADDD  160(BX), Y5, Y5
+	VPADDD  192(BX), Y6, Y6
+	VPADDD  224(BX), Y7, Y7
+	VPADDD  256(BX), Y8, Y8
+	VMOVDQU Y8, 512(BX)
+	VPADDD  288(BX), Y9, Y9
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y10
+	VPADDD  320(BX), Y10, Y10
+	VMOVDQU Y10, 576(BX)
+	VMOVDQU 608(BX), Y11
+	VPADDD  352(BX), Y11, Y11
+	VMOVDQU Y11, 608(BX)
+	VPADDD  384(BX), Y12, Y12
+	VMOVDQU Y12, 640(BX)
+	VPADDD  416(BX), Y13, Y13
+	VMOVDQU Y13, 672(BX)
+	VPADDD  448(BX), Y14, Y14
+	VMOVDQU Y14, 704(BX)
+	VPADDD  480(BX), Y15, Y15
+	VMOVDQU Y15, 736(BX)
+
+	// Open: the previous batch's plaintext, now that its ciphertext is MACed.
+	MOVQ    1320(SP), SI
+	MOVQ    1328(SP), DI
+	LEAQ    768(BX), CX
+	VMOVDQU 64(CX), Y12
+	VPXOR   -448(SI), Y12, Y12
+	VMOVDQU Y12, -448(DI)
+	VMOVDQU 96(CX), Y13
+	VPXOR   -416(SI), Y13, Y13
+	VMOVDQU Y13, -416(DI)
+	VMOVDQU 128(CX), Y14
+	VPXOR   -384(SI), Y14, Y14
+	VMOVDQU Y14, -384(DI)
+	VMOVDQU 160(CX), Y15
+	VPXOR   -352(SI), Y15, Y15
+	VMOVDQU Y15, -352(DI)
+	VMOVDQU 192(CX), Y12
+	VPXOR   -320(SI), Y12, Y12
+	VMOVDQU Y12, -320(DI)
+	VMOVDQU 224(CX), Y13
+	VPXOR   -288(SI), Y13, Y13
+	VMOVDQU Y13, -288(DI)
+	VMOVDQU 256(CX), Y14
+	VPXOR   -256(SI), Y14, Y14
+	VMOVDQU Y14, -256(DI)
+	VMOVDQU 288(CX), Y15
+	VPXOR   -224(SI), Y15, Y15
+	VMOVDQU Y15, -224(DI)
+	VMOVDQU 320(CX), Y12
+	VPXOR   -192(SI), Y12, Y12
+	VMOVDQU Y12, -192(DI)
+	VMOVDQU 352(CX), Y13
+	VPXOR   -160(SI), Y13, Y13
+	VMOVDQU Y13, -160(DI)
+	VMOVDQU 384(CX), Y14
+	VPXOR   -128(SI), Y14, Y14
+	VMOVDQU Y14, -128(DI)
+	VMOVDQU 416(CX), Y15
+	VPXOR   -96(SI), Y15, Y15
+	VMOVDQU Y15, -96(DI)
+	VMOVDQU 448(CX), Y12
+	VPXOR   -64(SI), Y12, Y12
+	VMOVDQU Y12, -64(DI)
+	VMOVDQU 480(CX), Y13
+	VPXOR   -32(SI), Y13, Y13
+	VMOVDQU Y13, -32(DI)
+
+	// r^16 during the stores (h saved).
+	// Transpose and store the 8 blocks.
+	CMPQ        1344(SP), $0x01
+	JE          mo_b1_last
+	LEAQ        768(BX), DI
+	VPUNPCKLDQ  Y1, Y0, Y8
+	MOVQ        R8, 1408(SP)
+	MOVQ        R9, 1416(SP)
+	MOVQ        R10, 1424(SP)
+	MOVQ        1384(SP), R8
+	XORL        R11, R11
+	VPUNPCKHDQ  Y1, Y0, Y9
+	MOVQ        1392(SP), R9
+	XORL        R12, R12
+	MOVQ        1400(SP), R10
+	XORL        R13, R13
+	VPUNPCKLDQ  Y3, Y2, Y10
+	XORL        CX, CX
+	XORL        R14, R14
+	MOVQ        R8, DX
+	MULXQ       1384(SP), R15, AX
+	VPUNPCKHDQ  Y3, Y2, Y11
+	ADDQ        R15, R11
+	ADCQ        AX, R12
+	ADCQ        $0x00, R13
+	ADCQ        $0x00, CX
+	VPUNPCKLQDQ Y10, Y8, Y0
+	ADCQ        $0x00, R14
+	MULXQ       1392(SP), R15, AX
+	ADDQ        R15, R12
+	ADCQ        AX, R13
+	VPUNPCKHQDQ Y10, Y8, Y1
+	ADCQ        $0x00, CX
+	ADCQ        $0x00, R14
+	MULXQ       1400(SP), R15, AX
+	ADDQ        R15, R13
+	VPUNPCKLQDQ Y11, Y9, Y2
+	ADCQ        AX, CX
+	ADCQ        $0x00, R14
+	MOVQ        R9, DX
+	MULXQ       1384(SP), R15, AX
+	VPUNPCKHQDQ Y11, Y9, Y3
+	ADDQ        R15, R12
+	ADCQ        AX, R13
+	ADCQ        $0x00, CX
+	ADCQ        $0x00, R14
+	VPUNPCKLDQ  Y5, Y4, Y8
+	MULXQ       1392(SP), R15, AX
+	ADDQ        R15, R13
+	ADCQ        AX, CX
+	ADCQ        $0x00, R14
+	VPUNPCKHDQ  Y5, Y4, Y9
+	MULXQ       1400(SP), R15, AX
+	ADDQ        R15, CX
+	ADCQ        AX, R14
+	MOVQ        R10, DX
+	VPUNPCKLDQ  Y7, Y6, Y10
+	MULXQ       1384(SP), R15, AX
+	ADDQ        R15, R13
+	ADCQ        AX, CX
+	ADCQ        $0x00, R14
+	VPUNPCKHDQ  Y7, Y6, Y11
+	MULXQ       1392(SP), R15, AX
+	ADDQ        R15, CX
+	ADCQ        AX, R14
+	MULXQ       1400(SP), R15, AX
+	VPUNPCKLQDQ Y10, Y8, Y4
+	ADDQ        R15, R14
+	MOVQ        R11, R8
+	MOVQ        R12, R9
+	MOVQ        R13, R10
+	VPUNPCKHQDQ Y10, Y8, Y5
+	ANDQ        $0x03, R10
+	ANDQ        $-4, R13
+	ADDQ        R13, R8
+	ADCQ        CX, R9
+	VPUNPCKLQDQ Y11, Y9, Y6
+	ADCQ        R14, R10
+	SHRQ        $0x02, CX, R13
+	SHRQ        $0x02, R14, CX
+	SHRQ        $0x02, R14
+	VPUNPCKHQDQ Y11, Y9, Y7
+	ADDQ        R13, R8
+	ADCQ        CX, R9
+	ADCQ        R14, R10
+	MOVQ        R10, R15
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	SHRQ        $0x02, R15
+	ANDQ        $0x03, R10
+	LEAQ        (R15)(R15*4), AX
+	ADDQ        AX, R8
+	VMOVDQU     Y12, (DI)
+	ADCQ        $0x00, R9
+	ADCQ        $0x00, R10
+	MOVQ        R8, 1384(SP)
+	MOVQ        R9, 1392(SP)
+	VPERM2I128  $0x31, Y4, Y0, Y12
+	MOVQ        R10, 1400(SP)
+	MOVQ        1384(SP), R8
+	XORL        R11, R11
+	MOVQ        1392(SP), R9
+	VMOVDQU     Y12, 256(DI)
+	XORL        R12, R12
+	MOVQ        1400(SP), R10
+	XORL        R13, R13
+	XORL        CX, CX
+	VPERM2I128  $0x20, Y5, Y1, Y12
+	XORL        R14, R14
+	MOVQ        R8, DX
+	MULXQ       1384(SP), R15, AX
+	ADDQ        R15, R11
+	VMOVDQU     Y12, 64(DI)
+	ADCQ        AX, R12
+	ADCQ        $0x00, R13
+	ADCQ        $0x00, CX
+	ADCQ        $0x00, R14
+	VPERM2I128  $0x31, Y5, Y1, Y12
+	MULXQ       1392(SP), R15, AX
+	ADDQ        R15, R12
+	ADCQ        AX, R13
+	ADCQ        $0x00, CX
+	VMOVDQU     Y12, 320(DI)
+	ADCQ        $0x00, R14
+	MULXQ       1400(SP), R15, AX
+	ADDQ        R15, R13
+	ADCQ        AX, CX
+	VPERM2I128  $0x20, Y6, Y2, Y12
+	ADCQ        $0x00, R14
+	MOVQ        R9, DX
+	MULXQ       1384(SP), R15, AX
+	ADDQ        R15, R12
+	VMOVDQU     Y12, 128(DI)
+	ADCQ        AX, R13
+	ADCQ        $0x00, CX
+	ADCQ        $0x00, R14
+	MULXQ       1392(SP), R15, AX
+	VPERM2I128  $0x31, Y6, Y2, Y12
+	ADDQ        R15, R13
+	ADCQ        AX, CX
+	ADCQ        $0x00, R14
+	MULXQ       1400(SP), R15, AX
+	VMOVDQU     Y12, 384(DI)
+	ADDQ        R15, CX
+	ADCQ        AX, R14
+	MOVQ        R10, DX
+	MULXQ       1384(SP), R15, AX
+	VPERM2I128  $0x20, Y7, Y3, Y12
+	ADDQ        R15, R13
+	ADCQ        AX, CX
+	ADCQ        $0x00, R14
+	MULXQ       1392(SP), R15, AX
+	VMOVDQU     Y12, 192(DI)
+	ADDQ        R15, CX
+	ADCQ        AX, R14
+	MULXQ       1400(SP), R15, AX
+	ADDQ        R15, R14
+	VPERM2I128  $0x31, Y7, Y3, Y12
+	MOVQ        R11, R8
+	MOVQ        R12, R9
+	MOVQ        R13, R10
+	ANDQ        $0x03, R10
+	VMOVDQU     Y12, 448(DI)
+	ANDQ        $-4, R13
+	ADDQ        R13, R8
+	ADCQ        CX, R9
+	ADCQ        R14, R10
+	VMOVDQU     512(BX), Y0
+	SHRQ        $0x02, CX, R13
+	SHRQ        $0x02, R14, CX
+	SHRQ        $0x02, R14
+	ADDQ        R13, R8
+	VMOVDQU     544(BX), Y1
+	ADCQ        CX, R9
+	ADCQ        R14, R10
+	MOVQ        R10, R15
+	SHRQ        $0x02, R15
+	VMOVDQU     576(BX), Y2
+	ANDQ        $0x03, R10
+	LEAQ        (R15)(R15*4), AX
+	ADDQ        AX, R8
+	ADCQ        $0x00, R9
+	VMOVDQU     608(BX), Y3
+	ADCQ        $0x00, R10
+	MOVQ        R8, 1384(SP)
+	MOVQ        R9, 1392(SP)
+	MOVQ        R10, 1400(SP)
+	VMOVDQU     640(BX), Y4
+	MOVQ        1384(SP), R8
+	XORL        R11, R11
+	MOVQ        1392(SP), R9
+	XORL        R12, R12
+	MOVQ        1400(SP), R10
+	VMOVDQU     672(BX), Y5
+	XORL        R13, R13
+	XORL        CX, CX
+	XORL        R14, R14
+	MOVQ        R8, DX
+	VMOVDQU     704(BX), Y6
+	MULXQ       1384(SP), R15, AX
+	ADDQ        R15, R11
+	ADCQ        AX, R12
+	ADCQ        $0x00, R13
+	VMOVDQU     736(BX), Y7
+	ADCQ        $0x00, CX
+	ADCQ        $0x00, R14
+	MULXQ       1392(SP), R15, AX
+	ADDQ        R15, R12
+	VPUNPCKLDQ  Y1, Y0, Y8
+	ADCQ        AX, R13
+	ADCQ        $0x00, CX
+	ADCQ        $0x00, R14
+	MULXQ       1400(SP), R15, AX
+	VPUNPCKHDQ  Y1, Y0, Y9
+	ADDQ        R15, R13
+	ADCQ        AX, CX
+	ADCQ        $0x00, R14
+	MOVQ        R9, DX
+	VPUNPCKLDQ  Y3, Y2, Y10
+	MULXQ       1384(SP), R15, AX
+	ADDQ        R15, R12
+	ADCQ        AX, R13
+	ADCQ        $0x00, CX
+	VPUNPCKHDQ  Y3, Y2, Y11
+	ADCQ        $0x00, R14
+	MULXQ       1392(SP), R15, AX
+	ADDQ        R15, R13
+	ADCQ        AX, CX
+	VPUNPCKLQDQ Y10, Y8, Y0
+	ADCQ        $0x00, R14
+	MULXQ       1400(SP), R15, AX
+	ADDQ        R15, CX
+	ADCQ        AX, R14
+	VPUNPCKHQDQ Y10, Y8, Y1
+	MOVQ        R10, DX
+	MULXQ       1384(SP), R15, AX
+	ADDQ        R15, R13
+	ADCQ        AX, CX
+	VPUNPCKLQDQ Y11, Y9, Y2
+	ADCQ        $0x00, R14
+	MULXQ       1392(SP), R15, AX
+	ADDQ        R15, CX
+	ADCQ        AX, R14
+	VPUNPCKHQDQ Y11, Y9, Y3
+	MULXQ       1400(SP), R15, AX
+	ADDQ        R15, R14
+	MOVQ        R11, R8
+	MOVQ        R12, R9
+	VPUNPCKLDQ  Y5, Y4, Y8
+	MOVQ        R13, R10
+	ANDQ        $0x03, R10
+	ANDQ        $-4, R13
+	ADDQ        R13, R8
+	VPUNPCKHDQ  Y5, Y4, Y9
+	ADCQ        CX, R9
+	ADCQ        R14, R10
+	SHRQ        $0x02, CX, R13
+	SHRQ        $0x02, R14, CX
+	VPUNPCKLDQ  Y7, Y6, Y10
+	SHRQ        $0x02, R14
+	ADDQ        R13, R8
+	ADCQ        CX, R9
+	ADCQ        R14, R10
+	VPUNPCKHDQ  Y7, Y6, Y11
+	MOVQ        R10, R15
+	SHRQ        $0x02, R15
+	ANDQ        $0x03, R10
+	LEAQ        (R15)(R15*4), AX
+	VPUNPCKLQDQ Y10, Y8, Y4
+	ADDQ        AX, R8
+	ADCQ        $0x00, R9
+	ADCQ        $0x00, R10
+	MOVQ        R8, 1384(SP)
+	VPUNPCKHQDQ Y10, Y8, Y5
+	MOVQ        R9, 1392(SP)
+	MOVQ        R10, 1400(SP)
+	MOVQ        1384(SP), R8
+	XORL        R11, R11
+	VPUNPCKLQDQ Y11, Y9, Y6
+	MOVQ        1392(SP), R9
+	XORL        R12, R12
+	MOVQ        1400(SP), R10
+	XORL        R13, R13
+	VPUNPCKHQDQ Y11, Y9, Y7
+	XORL        CX, CX
+	XORL        R14, R14
+	MOVQ        R8, DX
+	MULXQ       1384(SP), R15, AX
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	ADDQ        R15, R11
+	ADCQ        AX, R12
+	ADCQ        $0x00, R13
+	ADCQ        $0x00, CX
+	VMOVDQU     Y12, 32(DI)
+	ADCQ        $0x00, R14
+	MULXQ       1392(SP), R15, AX
+	ADDQ        R15, R12
+	ADCQ        AX, R13
+	VPERM2I128  $0x31, Y4, Y0, Y12
+	ADCQ        $0x00, CX
+	ADCQ        $0x00, R14
+	MULXQ       1400(SP), R15, AX
+	ADDQ        R15, R13
+	VMOVDQU     Y12, 288(DI)
+	ADCQ        AX, CX
+	ADCQ        $0x00, R14
+	MOVQ        R9, DX
+	MULXQ       1384(SP), R15, AX
+	VPERM2I128  $0x20, Y5, Y1, Y12
+	ADDQ        R15, R12
+	ADCQ        AX, R13
+	ADCQ        $0x00, CX
+	ADCQ        $0x00, R14
+	VMOVDQU     Y12, 96(DI)
+	MULXQ       1392(SP), R15, AX
+	ADDQ        R15, R13
+	ADCQ        AX, CX
+	ADCQ        $0x00, R14
+	VPERM2I128  $0x31, Y5, Y1, Y12
+	MULXQ       1400(SP), R15, AX
+	ADDQ        R15, CX
+	ADCQ        AX, R14
+	MOVQ        R10, DX
+	VMOVDQU     Y12, 352(DI)
+	MULXQ       1384(SP), R15, AX
+	ADDQ        R15, R13
+	ADCQ        AX, CX
+	ADCQ        $0x00, R14
+	VPERM2I128  $0x20, Y6, Y2, Y12
+	MULXQ       1392(SP), R15, AX
+	ADDQ        R15, CX
+	ADCQ        AX, R14
+	MULXQ       1400(SP), R15, AX
+	VMOVDQU     Y12, 160(DI)
+	ADDQ        R15, R14
+	MOVQ        R11, R8
+	MOVQ        R12, R9
+	MOVQ        R13, R10
+	VPERM2I128  $0x31, Y6, Y2, Y12
+	ANDQ        $0x03, R10
+	ANDQ        $-4, R13
+	ADDQ        R13, R8
+	ADCQ        CX, R9
+	VMOVDQU     Y12, 416(DI)
+	ADCQ        R14, R10
+	SHRQ        $0x02, CX, R13
+	SHRQ        $0x02, R14, CX
+	SHRQ        $0x02, R14
+	VPERM2I128  $0x20, Y7, Y3, Y12
+	ADDQ        R13, R8
+	ADCQ        CX, R9
+	ADCQ        R14, R10
+	MOVQ        R10, R15
+	VMOVDQU     Y12, 224(DI)
+	SHRQ        $0x02, R15
+	ANDQ        $0x03, R10
+	LEAQ        (R15)(R15*4), AX
+	ADDQ        AX, R8
+	VPERM2I128  $0x31, Y7, Y3, Y12
+	ADCQ        $0x00, R9
+	ADCQ        $0x00, R10
+	MOVQ        R8, 1384(SP)
+	MOVQ        R9, 1392(SP)
+	VMOVDQU     Y12, 480(DI)
+	MOVQ        R10, 1400(SP)
+	MOVQ        1408(SP), R8
+	MOVQ        1416(SP), R9
+	MOVQ        1424(SP), R10
+	JMP         mo_b1_stored
+
+mo_b1_last:
+	// The last batch: the join or r^16, the MAC of the tail (before the
+	// stores: an Open in place overwrites it), then the stores.
+	CMPQ  1576(SP), $0x00
+	JL    nopow_235
+	MOVQ  R8, 1408(SP)
+	MOVQ  R9, 1416(SP)
+	MOVQ  R10, 1424(SP)
+	MOVQ  1384(SP), R8
+	XORL  R11, R11
+	MOVQ  1392(SP), R9
+	XORL  R12, R12
+	MOVQ  1400(SP), R10
+	XORL  R13, R13
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  R8, 1384(SP)
+	MOVQ  R9, 1392(SP)
+	MOVQ  R10, 1400(SP)
+	MOVQ  1384(SP), R8
+	XORL  R11, R11
+	MOVQ  1392(SP), R9
+	XORL  R12, R12
+	MOVQ  1400(SP), R10
+	XORL  R13, R13
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  R8, 1384(SP)
+	MOVQ  R9, 1392(SP)
+	MOVQ  R10, 1400(SP)
+	MOVQ  1384(SP), R8
+	XORL  R11, R11
+	MOVQ  1392(SP), R9
+	XORL  R12, R12
+	MOVQ  1400(SP), R10
+	XORL  R13, R13
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  R8, 1384(SP)
+	MOVQ  R9, 1392(SP)
+	MOVQ  R10, 1400(SP)
+	MOVQ  1384(SP), R8
+	XORL  R11, R11
+	MOVQ  1392(SP), R9
+	XORL  R12, R12
+	MOVQ  1400(SP), R10
+	XORL  R13, R13
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  R8, 1384(SP)
+	MOVQ  R9, 1392(SP)
+	MOVQ  R10, 1400(SP)
+	MOVQ  1408(SP), R8
+	MOVQ  1416(SP), R9
+	MOVQ  1424(SP), R10
+
+nopow_235:
+	MOVQ 1488(SP), AX
+
+	// The lengths right after the partial block's MAC blocks.
+	MOVQ    1480(SP), CX
+	SHLQ    $0x04, CX
+	VMOVDQU 64(AX), X12
+	VMOVDQU X12, -16(AX)(CX*1)
+	MOVQ    1464(SP), CX
+	ADDQ    1480(SP), CX
+	CMPQ    CX, $0x10
+	JB      mo_b1_t1
+
+	// Open: chain A over the first K-16 blocks (unless the last batch took
+	// them: tX = 0); the last 16 are chain Z.
+	MOVQ  1576(SP), CX
+	TESTQ CX, CX
+	JZ    mo_b1_tz_join
+	MOVQ  1472(SP), R15
+	MOVQ  CX, SI
+
+mo_b1_tz_loop:
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, R15
+	DECQ  SI
+	JNZ   mo_b1_tz_loop
+
+mo_b1_tz_join:
+	// h = hA·r^16 + hZ.
+	MOVQ  1544(SP), R11
+	MOVQ  1552(SP), R12
+	MOVQ  1560(SP), R13
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	JMP   mo_b1_t_done
+
+	// One chain.
+mo_b1_t1:
+	MOVQ  1472(SP), R15
+	MOVQ  1464(SP), SI
+	TESTQ SI, SI
+	JZ    mo_b1_t1_fin
+
+mo_b1_t1_loop:
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, R15
+	DECQ  SI
+	JNZ   mo_b1_t1_loop
+
+mo_b1_t1_fin:
+	MOVQ 1488(SP), R15
+	MOVQ 1480(SP), SI
+
+mo_b1_t1_fin_loop:
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, R15
+	DECQ  SI
+	JNZ   mo_b1_t1_fin_loop
+
+mo_b1_t_done:
+	MOVQ        1320(SP), SI
+	MOVQ        1328(SP), DI
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y9
+	VPUNPCKLDQ  Y3, Y2, Y10
+	VPUNPCKHDQ  Y3, Y2, Y11
+	VPUNPCKLQDQ Y10, Y8, Y0
+	VPUNPCKHQDQ Y10, Y8, Y1
+	VPUNPCKLQDQ Y11, Y9, Y2
+	VPUNPCKHQDQ Y11, Y9, Y3
+	VPUNPCKLDQ  Y5, Y4, Y8
+	VPUNPCKHDQ  Y5, Y4, Y9
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y11
+	VPUNPCKLQDQ Y10, Y8, Y4
+	VPUNPCKHQDQ Y10, Y8, Y5
+	VPUNPCKLQDQ Y11, Y9, Y6
+	VPUNPCKHQDQ Y11, Y9, Y7
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	CMPQ        1512(SP), $0x00
+	JA          xor_236
+	JB          next_237
+	MOVQ        1488(SP), CX
+	VPXOR       (CX), Y12, Y12
+	VMOVDQU     Y12, (CX)
+	JMP         next_237
+
+xor_236:
+	VPXOR   (SI), Y12, Y12
+	VMOVDQU Y12, (DI)
+
+next_237:
+	VPERM2I128 $0x31, Y4, Y0, Y12
+	CMPQ       1512(SP), $0x04
+	JA         xor_238
+	JB         next_239
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_239
+
+xor_238:
+	VPXOR   256(SI), Y12, Y12
+	VMOVDQU Y12, 256(DI)
+
+next_239:
+	VPERM2I128 $0x20, Y5, Y1, Y12
+	CMPQ       1512(SP), $0x01
+	JA         xor_240
+	JB         next_241
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_241
+
+xor_240:
+	VPXOR   64(SI), Y12, Y12
+	VMOVDQU Y12, 64(DI)
+
+next_241:
+	VPERM2I128 $0x31, Y5, Y1, Y12
+	CMPQ       1512(SP), $0x05
+	JA         xor_242
+	JB         next_243
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_243
+
+xor_242:
+	VPXOR   320(SI), Y12, Y12
+	VMOVDQU Y12, 320(DI)
+
+next_243:
+	VPERM2I128 $0x20, Y6, Y2, Y12
+	CMPQ       1512(SP), $0x02
+	JA         xor_244
+	JB         next_245
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_245
+
+xor_244:
+	VPXOR   128(SI), Y12, Y12
+	VMOVDQU Y12, 128(DI)
+
+next_245:
+	VPERM2I128 $0x31, Y6, Y2, Y12
+	CMPQ       1512(SP), $0x06
+	JA         xor_246
+	JB         next_247
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_247
+
+xor_246:
+	VPXOR   384(SI), Y12, Y12
+	VMOVDQU Y12, 384(DI)
+
+next_247:
+	VPERM2I128 $0x20, Y7, Y3, Y12
+	CMPQ       1512(SP), $0x03
+	JA         xor_248
+	JB         next_249
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_249
+
+xor_248:
+	VPXOR   192(SI), Y12, Y12
+	VMOVDQU Y12, 192(DI)
+
+next_249:
+	VPERM2I128 $0x31, Y7, Y3, Y12
+	CMPQ       1512(SP), $0x07
+	JA         xor_250
+	JB         next_251
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_251
+
+xor_250:
+	VPXOR   448(SI), Y12, Y12
+	VMOVDQU Y12, 448(DI)
+
+next_251:
+	VMOVDQU     512(BX), Y0
+	VMOVDQU     544(BX), Y1
+	VMOVDQU     576(BX), Y2
+	VMOVDQU     608(BX), Y3
+	VMOVDQU     640(BX), Y4
+	VMOVDQU     672(BX), Y5
+	VMOVDQU     704(BX), Y6
+	VMOVDQU     736(BX), Y7
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y9
+	VPUNPCKLDQ  Y3, Y2, Y10
+	VPUNPCKHDQ  Y3, Y2, Y11
+	VPUNPCKLQDQ Y10, Y8, Y0
+	VPUNPCKHQDQ Y10, Y8, Y1
+	VPUNPCKLQDQ Y11, Y9, Y2
+	VPUNPCKHQDQ Y11, Y9, Y3
+	VPUNPCKLDQ  Y5, Y4, Y8
+	VPUNPCKHDQ  Y5, Y4, Y9
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y11
+	VPUNPCKLQDQ Y10, Y8, Y4
+	VPUNPCKHQDQ Y10, Y8, Y5
+	VPUNPCKLQDQ Y11, Y9, Y6
+	VPUNPCKHQDQ Y11, Y9, Y7
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	CMPQ        1512(SP), $0x00
+	JA          xor_252
+	JB          next_253
+	MOVQ        1488(SP), CX
+	VPXOR       32(CX), Y12, Y12
+	VMOVDQU     Y12, 32(CX)
+	JMP         next_253
+
+xor_252:
+	VPXOR   32(SI), Y12, Y12
+	VMOVDQU Y12, 32(DI)
+
+next_253:
+	VPERM2I128 $0x31, Y4, Y0, Y12
+	CMPQ       1512(SP), $0x04
+	JA         xor_254
+	JB         next_255
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_255
+
+xor_254:
+	VPXOR   288(SI), Y12, Y12
+	VMOVDQU Y12, 288(DI)
+
+next_255:
+	VPERM2I128 $0x20, Y5, Y1, Y12
+	CMPQ       1512(SP), $0x01
+	JA         xor_256
+	JB         next_257
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_257
+
+xor_256:
+	VPXOR   96(SI), Y12, Y12
+	VMOVDQU Y12, 96(DI)
+
+next_257:
+	VPERM2I128 $0x31, Y5, Y1, Y12
+	CMPQ       1512(SP), $0x05
+	JA         xor_258
+	JB         next_259
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_259
+
+xor_258:
+	VPXOR   352(SI), Y12, Y12
+	VMOVDQU Y12, 352(DI)
+
+next_259:
+	VPERM2I128 $0x20, Y6, Y2, Y12
+	CMPQ       1512(SP), $0x02
+	JA         xor_260
+	JB         next_261
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_261
+
+xor_260:
+	VPXOR   160(SI), Y12, Y12
+	VMOVDQU Y12, 160(DI)
+
+next_261:
+	VPERM2I128 $0x31, Y6, Y2, Y12
+	CMPQ       1512(SP), $0x06
+	JA         xor_262
+	JB         next_263
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_263
+
+xor_262:
+	VPXOR   416(SI), Y12, Y12
+	VMOVDQU Y12, 416(DI)
+
+next_263:
+	VPERM2I128 $0x20, Y7, Y3, Y12
+	CMPQ       1512(SP), $0x03
+	JA         xor_264
+	JB         next_265
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_265
+
+xor_264:
+	VPXOR   224(SI), Y12, Y12
+	VMOVDQU Y12, 224(DI)
+
+next_265:
+	VPERM2I128 $0x31, Y7, Y3, Y12
+	CMPQ       1512(SP), $0x07
+	JA         xor_266
+	JB         next_267
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_267
+
+xor_266:
+	VPXOR   480(SI), Y12, Y12
+	VMOVDQU Y12, 480(DI)
+
+next_267:
+mo_b1_stored:
+	MOVQ 1320(SP), SI
+	MOVQ 1328(SP), DI
+	ADDQ $0x00000200, SI
+	ADDQ $0x00000200, DI
+	MOVQ SI, 1320(SP)
+	MOVQ DI, 1328(SP)
+	MOVQ 1312(SP), AX
+	ADDL $0x08, 32(AX)
+	DECQ 1344(SP)
+	JZ   mo_done
+
+mo_loop:
+	// A last batch of at most 4 blocks takes the row layout (rowBatch).
+	CMPQ 1344(SP), $0x01
+	JNE  mo_loop_t
+	CMPQ 1528(SP), $0x00000100
+	JBE  mo_row
+
+mo_loop_t:
+	// Counters s.Counter+0 ... s.Counter+7, one per lane.
+	MOVQ         1312(SP), AX
+	VPBROADCASTD 32(AX), Y12
+	VPADDD       iota16<>+0(SB), Y12, Y12
+	VMOVDQU      Y12, 384(BX)
+	VMOVDQU      (BX), Y0
+	VMOVDQU      32(BX), Y1
+	VMOVDQU      64(BX), Y2
+	VMOVDQU      96(BX), Y3
+	VMOVDQU      128(BX), Y4
+	VMOVDQU      160(BX), Y5
+	VMOVDQU      192(BX), Y6
+	VMOVDQU      224(BX), Y7
+	VMOVDQU      256(BX), Y8
+	VMOVDQU      288(BX), Y9
+	VMOVDQU      320(BX), Y10
+	VMOVDQU      Y10, 576(BX)
+	VMOVDQU      352(BX), Y11
+	VMOVDQU      Y11, 608(BX)
+	VMOVDQU      416(BX), Y13
+	VMOVDQU      448(BX), Y14
+	VMOVDQU      480(BX), Y15
+
+	// Chain B starts from 0.
+	XORL R11, R11
+	XORL R12, R12
+	XORL R13, R13
+	MOVQ 1336(SP), R15
+
+	// Open, last batch, a tail of K >= 16 MAC blocks: chain A also takes the
+	// first K-16 tail blocks (up to eight blocks per two double rounds, while
+	// any are left), chain B the 16 after them; the last 16 are chain Z.
+	CMPQ 1344(SP), $0x01
+	JNE  mo_loop_ab
+	MOVQ 1576(SP), CX
+	CMPQ CX, $0x00
+	JL   mo_loop_ab
+	LEAQ 16(CX), DX
+	MOVQ DX, 1496(SP)
+	SHLQ $0x04, DX
+	ADDQ R15, DX
+	MOVQ DX, 1568(SP)
+	MOVQ $0x00000000, 1576(SP)
+	MOVQ $0x00000005, SI
+
+mo_loop_xrounds:
+	VPADDD Y4, Y0, Y0
+	CMPQ   1496(SP), $0x00
+	JE     skipA_268
+	ADDQ   (R15), R8
+	ADCQ   8(R15), R9
+	ADCQ   $0x01, R10
+	MOVQ   R8, DX
+	MULXQ  1352(SP), AX, CX
+	MULXQ  1360(SP), R8, R14
+	MOVQ   R9, DX
+	MULXQ  1376(SP), DI, R9
+	ADDQ   DI, AX
+	ADCQ   R9, CX
+	MULXQ  1352(SP), DI, R9
+	ADDQ   DI, R8
+	ADCQ   R9, R14
+	MOVQ   R10, DI
+	IMULQ  1376(SP), DI
+	IMULQ  1352(SP), R10
+	ADDQ   DI, R8
+	ADCQ   $0x00, R14
+	ADDQ   CX, R8
+	ADCQ   R10, R14
+	MOVQ   R8, R9
+	MOVQ   AX, R8
+	MOVQ   R14, R10
+	SHRQ   $0x02, R14
+	ANDQ   $0x03, R10
+	LEAQ   (R14)(R14*4), R14
+	ADDQ   R14, R8
+	ADCQ   $0x00, R9
+	ADCQ   $0x00, R10
+	ADDQ   $0x10, R15
+	DECQ   1496(SP)
+
+skipA_268:
+	VPADDD Y5, Y1, Y1
+	VPXOR  Y0, Y12, Y12
+	CMPQ   1496(SP), $0x00
+	JE     skipA_269
+	ADDQ   (R15), R8
+	ADCQ   8(R15), R9
+	ADCQ   $0x01, R10
+	MOVQ   R8, DX
+	MULXQ  1352(SP), AX, CX
+	MULXQ  1360(SP), R8, R14
+	MOVQ   R9, DX
+	MULXQ  1376(SP), DI, R9
+	ADDQ   DI, AX
+	ADCQ   R9, CX
+	MULXQ  1352(SP), DI, R9
+	ADDQ   DI, R8
+	ADCQ   R9, R14
+	MOVQ   R10, DI
+	IMULQ  1376(SP), DI
+	IMULQ  1352(SP), R10
+	ADDQ   DI, R8
+	ADCQ   $0x00, R14
+	ADDQ   CX, R8
+	ADCQ   R10, R14
+	MOVQ   R8, R9
+	MOVQ   AX, R8
+	MOVQ   R14, R10
+	SHRQ   $0x02, R14
+	ANDQ   $0x03, R10
+	LEAQ   (R14)(R14*4), R14
+	ADDQ   R14, R8
+	ADCQ   $0x00, R9
+	ADCQ   $0x00, R10
+	ADDQ   $0x10, R15
+	DECQ   1496(SP)
+
+skipA_269:
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	CMPQ    1496(SP), $0x00
+	JE      skipA_270
+	ADDQ    (R15), R8
+	ADCQ    8(R15), R9
+	ADCQ    $0x01, R10
+	MOVQ    R8, DX
+	MULXQ   1352(SP), AX, CX
+	MULXQ   1360(SP), R8, R14
+	MOVQ    R9, DX
+	MULXQ   1376(SP), DI, R9
+	ADDQ    DI, AX
+	ADCQ    R9, CX
+	MULXQ   1352(SP), DI, R9
+	ADDQ    DI, R8
+	ADCQ    R9, R14
+	MOVQ    R10, DI
+	IMULQ   1376(SP), DI
+	IMULQ   1352(SP), R10
+	ADDQ    DI, R8
+	ADCQ    $0x00, R14
+	ADDQ    CX, R8
+	ADCQ    R10, R14
+	MOVQ    R8, R9
+	MOVQ    AX, R8
+	MOVQ    R14, R10
+	SHRQ    $0x02, R14
+	ANDQ    $0x03, R10
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R8
+	ADCQ    $0x00, R9
+	ADCQ    $0x00, R10
+	ADDQ    $0x10, R15
+	DECQ    1496(SP)
+
+skipA_270:
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	MOVQ    1568(SP), AX
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x0c, Y4, Y10
+	ADDQ    (AX), R11
+	VPSLLD  $0x0c, Y5, Y11
+	VPSRLD  $0x14, Y4, Y4
+	VPSRLD  $0x14, Y5, Y5
+	ADCQ    8(AX), R12
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	VPADDD  Y4, Y0, Y0
+	ADCQ    $0x01, R13
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	MOVQ    R11, DX
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	MULXQ   1352(SP), AX, CX
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	MULXQ   1360(SP), R11, R14
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $0x07, Y5, Y11
+	MOVQ    R12, DX
+	VPSRLD  $0x19, Y4, Y4
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	MULXQ   1376(SP), DI, R12
+	VPXOR   Y11, Y5, Y5
+	VMOVDQU Y8, 512(BX)
+	ADDQ    DI, AX
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y8
+	VMOVDQU 608(BX), Y9
+	ADCQ    R12, CX
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	MULXQ   1352(SP), DI, R12
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	ADDQ    DI, R11
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	ADCQ    R12, R14
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x0c, Y6, Y10
+	MOVQ    R13, DI
+	VPSLLD  $0x0c, Y7, Y11
+	VPSRLD  $0x14, Y6, Y6
+	VPSRLD  $0x14, Y7, Y7
+	IMULQ   1376(SP), DI
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y6, Y2, Y2
+	IMULQ   1352(SP), R13
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	ADDQ    DI, R11
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	ADCQ    $0x00, R14
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	ADDQ    CX, R11
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $0x07, Y7, Y11
+	ADCQ    R13, R14
+	VPSRLD  $0x19, Y6, Y6
+	VPSRLD  $0x19, Y7, Y7
+	MOVQ    R11, R12
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y5, Y0, Y0
+	MOVQ    AX, R11
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	MOVQ    R14, R13
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	SHRQ    $0x02, R14
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	ANDQ    $0x03, R13
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x0c, Y5, Y10
+	VPSLLD  $0x0c, Y6, Y11
+	LEAQ    (R14)(R14*4), R14
+	VPSRLD  $0x14, Y5, Y5
+	VPSRLD  $0x14, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	ADDQ    R14, R11
+	VPXOR   Y11, Y6, Y6
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	ADCQ    $0x00, R12
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	ADCQ    $0x00, R13
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	CMPQ    1496(SP), $0x00
+	JE      skipA_271
+	ADDQ    (R15), R8
+	ADCQ    8(R15), R9
+	ADCQ    $0x01, R10
+	MOVQ    R8, DX
+	MULXQ   1352(SP), AX, CX
+	MULXQ   1360(SP), R8, R14
+	MOVQ    R9, DX
+	MULXQ   1376(SP), DI, R9
+	ADDQ    DI, AX
+	ADCQ    R9, CX
+	MULXQ   1352(SP), DI, R9
+	ADDQ    DI, R8
+	ADCQ    R9, R14
+	MOVQ    R10, DI
+	IMULQ   1376(SP), DI
+	IMULQ   1352(SP), R10
+	ADDQ    DI, R8
+	ADCQ    $0x00, R14
+	ADDQ    CX, R8
+	ADCQ    R10, R14
+	MOVQ    R8, R9
+	MOVQ    AX, R8
+	MOVQ    R14, R10
+	SHRQ    $0x02, R14
+	ANDQ    $0x03, R10
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R8
+	ADCQ    $0x00, R9
+	ADCQ    $0x00, R10
+	ADDQ    $0x10, R15
+	DECQ    1496(SP)
+
+skipA_271:
+	VPADDD Y12, Y9, Y9
+	VPXOR  Y8, Y5, Y5
+	VPXOR  Y9, Y6, Y6
+	CMPQ   1496(SP), $0x00
+	JE     skipA_272
+	ADDQ   (R15), R8
+	ADCQ   8(R15), R9
+	ADCQ   $0x01, R10
+	MOVQ   R8, DX
+	MULXQ  1352(SP), AX, CX
+	MULXQ  1360(SP), R8, R14
+	MOVQ   R9, DX
+	MULXQ  1376(SP), DI, R9
+	ADDQ   DI, AX
+	ADCQ   R9, CX
+	MULXQ  1352(SP), DI, R9
+	ADDQ   DI, R8
+	ADCQ   R9, R14
+	MOVQ   R10, DI
+	IMULQ  1376(SP), DI
+	IMULQ  1352(SP), R10
+	ADDQ   DI, R8
+	ADCQ   $0x00, R14
+	ADDQ   CX, R8
+	ADCQ   R10, R14
+	MOVQ   R8, R9
+	MOVQ   AX, R8
+	MOVQ   R14, R10
+	SHRQ   $0x02, R14
+	ANDQ   $0x03, R10
+	LEAQ   (R14)(R14*4), R14
+	ADDQ   R14, R8
+	ADCQ   $0x00, R9
+	ADCQ   $0x00, R10
+	ADDQ   $0x10, R15
+	DECQ   1496(SP)
+
+skipA_272:
+	VPSLLD $0x07, Y5, Y10
+	VPSLLD $0x07, Y6, Y11
+	VPSRLD $0x19, Y5, Y5
+	CMPQ   1496(SP), $0x00
+	JE     skipA_273
+	ADDQ   (R15), R8
+	ADCQ   8(R15), R9
+	ADCQ   $0x01, R10
+	MOVQ   R8, DX
+	MULXQ  1352(SP), AX, CX
+	MULXQ  1360(SP), R8, R14
+	MOVQ   R9, DX
+	MULXQ  1376(SP), DI, R9
+	ADDQ   DI, AX
+	ADCQ   R9, CX
+	MULXQ  1352(SP), DI, R9
+	ADDQ   DI, R8
+	ADCQ   R9, R14
+	MOVQ   R10, DI
+	IMULQ  1376(SP), DI
+	IMULQ  1352(SP), R10
+	ADDQ   DI, R8
+	ADCQ   $0x00, R14
+	ADDQ   CX, R8
+	ADCQ   R10, R14
+	MOVQ   R8, R9
+	MOVQ   AX, R8
+	MOVQ   R14, R10
+	SHRQ   $0x02, R14
+	ANDQ   $0x03, R10
+	LEAQ   (R14)(R14*4), R14
+	ADDQ   R14, R8
+	ADCQ   $0x00, R9
+	ADCQ   $0x00, R10
+	ADDQ   $0x10, R15
+	DECQ   1496(SP)
+
+skipA_273:
+	VPSRLD  $0x19, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	MOVQ    1568(SP), AX
+	VPXOR   Y11, Y6, Y6
+	VMOVDQU Y8, 576(BX)
+	VMOVDQU Y9, 608(BX)
+	ADDQ    16(AX), R11
+	VMOVDQU 512(BX), Y8
+	VMOVDQU 544(BX), Y9
+	VPADDD  Y7, Y2, Y2
+	ADCQ    24(AX), R12
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	ADCQ    $0x01, R13
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	MOVQ    R11, DX
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	MULXQ   1352(SP), AX, CX
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x0c, Y7, Y10
+	VPSLLD  $0x0c, Y4, Y11
+	MULXQ   1360(SP), R11, R14
+	VPSRLD  $0x14, Y7, Y7
+	VPSRLD  $0x14, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	MOVQ    R12, DX
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y7, Y2, Y2
+	MULXQ   1376(SP), DI, R12
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	ADDQ    DI, AX
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	ADCQ    R12, CX
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	MULXQ   1352(SP), DI, R12
+	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $0x07, Y4, Y11
+	ADDQ    DI, R11
+	VPSRLD  $0x19, Y7, Y7
+	VPSRLD  $0x19, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	ADCQ    R12, R14
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	MOVQ    R13, DI
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	IMULQ   1376(SP), DI
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	IMULQ   1352(SP), R13
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	ADDQ    DI, R11
+	VPSLLD  $0x0c, Y4, Y10
+	VPSLLD  $0x0c, Y5, Y11
+	VPSRLD  $0x14, Y4, Y4
+	ADCQ    $0x00, R14
+	VPSRLD  $0x14, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	ADDQ    CX, R11
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	ADCQ    R13, R14
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	MOVQ    R11, R12
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	MOVQ    AX, R11
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x07, Y4, Y10
+	MOVQ    R14, R13
+	VPSLLD  $0x07, Y5, Y11
+	VPSRLD  $0x19, Y4, Y4
+	SHRQ    $0x02, R14
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	ANDQ    $0x03, R13
+	VMOVDQU Y8, 512(BX)
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y8
+	LEAQ    (R14)(R14*4), R14
+	VMOVDQU 608(BX), Y9
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	ADDQ    R14, R11
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	ADCQ    $0x00, R12
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	ADCQ    $0x00, R13
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	CMPQ    1496(SP), $0x00
+	JE      skipA_274
+	ADDQ    (R15), R8
+	ADCQ    8(R15), R9
+	ADCQ    $0x01, R10
+	MOVQ    R8, DX
+	MULXQ   1352(SP), AX, CX
+	MULXQ   1360(SP), R8, R14
+	MOVQ    R9, DX
+	MULXQ   1376(SP), DI, R9
+	ADDQ    DI, AX
+	ADCQ    R9, CX
+	MULXQ   1352(SP), DI, R9
+	ADDQ    DI, R8
+	ADCQ    R9, R14
+	MOVQ    R10, DI
+	IMULQ   1376(SP), DI
+	IMULQ   1352(SP), R10
+	ADDQ    DI, R8
+	ADCQ    $0x00, R14
+	ADDQ    CX, R8
+	ADCQ    R10, R14
+	MOVQ    R8, R9
+	MOVQ    AX, R8
+	MOVQ    R14, R10
+	SHRQ    $0x02, R14
+	ANDQ    $0x03, R10
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R8
+	ADCQ    $0x00, R9
+	ADCQ    $0x00, R10
+	ADDQ    $0x10, R15
+	DECQ    1496(SP)
+
+skipA_274:
+	VPSLLD $0x0c, Y6, Y10
+	VPSLLD $0x0c, Y7, Y11
+	VPSRLD $0x14, Y6, Y6
+	CMPQ   1496(SP), $0x00
+	JE     skipA_275
+	ADDQ   (R15), R8
+	ADCQ   8(R15), R9
+	ADCQ   $0x01, R10
+	MOVQ   R8, DX
+	MULXQ  1352(SP), AX, CX
+	MULXQ  1360(SP), R8, R14
+	MOVQ   R9, DX
+	MULXQ  1376(SP), DI, R9
+	ADDQ   DI, AX
+	ADCQ   R9, CX
+	MULXQ  1352(SP), DI, R9
+	ADDQ   DI, R8
+	ADCQ   R9, R14
+	MOVQ   R10, DI
+	IMULQ  1376(SP), DI
+	IMULQ  1352(SP), R10
+	ADDQ   DI, R8
+	ADCQ   $0x00, R14
+	ADDQ   CX, R8
+	ADCQ   R10, R14
+	MOVQ   R8, R9
+	MOVQ   AX, R8
+	MOVQ   R14, R10
+	SHRQ   $0x02, R14
+	ANDQ   $0x03, R10
+	LEAQ   (R14)(R14*4), R14
+	ADDQ   R14, R8
+	ADCQ   $0x00, R9
+	ADCQ   $0x00, R10
+	ADDQ   $0x10, R15
+	DECQ   1496(SP)
+
+skipA_275:
+	VPSRLD  $0x14, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	MOVQ    1568(SP), AX
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	ADDQ    32(AX), R11
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	ADCQ    40(AX), R12
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	ADCQ    $0x01, R13
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	MOVQ    R11, DX
+	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $0x07, Y7, Y11
+	VPSRLD  $0x19, Y6, Y6
+	MULXQ   1352(SP), AX, CX
+	VPSRLD  $0x19, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	MULXQ   1360(SP), R11, R14
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	MOVQ    R12, DX
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	MULXQ   1376(SP), DI, R12
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	ADDQ    DI, AX
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x0c, Y5, Y10
+	ADCQ    R12, CX
+	VPSLLD  $0x0c, Y6, Y11
+	VPSRLD  $0x14, Y5, Y5
+	VPSRLD  $0x14, Y6, Y6
+	MULXQ   1352(SP), DI, R12
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	ADDQ    DI, R11
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	ADCQ    R12, R14
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	MOVQ    R13, DI
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	IMULQ   1376(SP), DI
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x07, Y5, Y10
+	IMULQ   1352(SP), R13
+	VPSLLD  $0x07, Y6, Y11
+	VPSRLD  $0x19, Y5, Y5
+	VPSRLD  $0x19, Y6, Y6
+	ADDQ    DI, R11
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	VMOVDQU Y8, 576(BX)
+	ADCQ    $0x00, R14
+	VMOVDQU Y9, 608(BX)
+	VMOVDQU 512(BX), Y8
+	VMOVDQU 544(BX), Y9
+	ADDQ    CX, R11
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	ADCQ    R13, R14
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	MOVQ    R11, R12
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	MOVQ    AX, R11
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x0c, Y7, Y10
+	MOVQ    R14, R13
+	VPSLLD  $0x0c, Y4, Y11
+	VPSRLD  $0x14, Y7, Y7
+	SHRQ    $0x02, R14
+	VPSRLD  $0x14, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	ANDQ    $0x03, R13
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	LEAQ    (R14)(R14*4), R14
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	ADDQ    R14, R11
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	ADCQ    $0x00, R12
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x07, Y7, Y10
+	ADCQ    $0x00, R13
+	VPSLLD  $0x07, Y4, Y11
+	VPSRLD  $0x19, Y7, Y7
+	VPSRLD  $0x19, Y4, Y4
+	ADDQ    $0x30, 1568(SP)
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	DECQ    SI
+	JNZ     mo_loop_xrounds
+
+	// The last block of chain B, before any store.
+	MOVQ  1568(SP), AX
+	ADDQ  (AX), R11
+	ADCQ  8(AX), R12
+	ADCQ  $0x01, R13
+	MOVQ  R11, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R11, R14
+	MOVQ  R12, DX
+	MULXQ 1376(SP), DI, R12
+	ADDQ  DI, AX
+	ADCQ  R12, CX
+	MULXQ 1352(SP), DI, R12
+	ADDQ  DI, R11
+	ADCQ  R12, R14
+	MOVQ  R13, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R13
+	ADDQ  DI, R11
+	ADCQ  $0x00, R14
+	ADDQ  CX, R11
+	ADCQ  R13, R14
+	MOVQ  R11, R12
+	MOVQ  AX, R11
+	MOVQ  R14, R13
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R13
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R11
+	ADCQ  $0x00, R12
+	ADCQ  $0x00, R13
+	JMP   mo_loop_macd
+
+mo_loop_ab:
+	// Five times two double rounds, with three blocks of each MAC chain.
+	MOVQ $0x00000005, SI
+
+mo_loop_rounds:
+	VPADDD  Y4, Y0, Y0
+	ADDQ    (R15), R8
+	VPADDD  Y5, Y1, Y1
+	ADCQ    8(R15), R9
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	ADCQ    $0x01, R10
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	MOVQ    R8, DX
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	MULXQ   1352(SP), AX, CX
+	VPADDD  Y13, Y9, Y9
+	MULXQ   1360(SP), R8, R14
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	MOVQ    R9, DX
+	VPSLLD  $0x0c, Y4, Y10
+	MULXQ   1376(SP), DI, R9
+	VPSLLD  $0x0c, Y5, Y11
+	VPSRLD  $0x14, Y4, Y4
+	ADDQ    DI, AX
+	VPSRLD  $0x14, Y5, Y5
+	ADCQ    R9, CX
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	MULXQ   1352(SP), DI, R9
+	VPADDD  Y4, Y0, Y0
+	VPADDD  Y5, Y1, Y1
+	ADDQ    DI, R8
+	VPXOR   Y0, Y12, Y12
+	ADCQ    R9, R14
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	MOVQ    R10, DI
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	IMULQ   1376(SP), DI
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	IMULQ   1352(SP), R10
+	VPXOR   Y8, Y4, Y4
+	ADDQ    DI, R8
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x07, Y4, Y10
+	ADCQ    $0x00, R14
+	VPSLLD  $0x07, Y5, Y11
+	ADDQ    CX, R8
+	VPSRLD  $0x19, Y4, Y4
+	VPSRLD  $0x19, Y5, Y5
+	ADCQ    R10, R14
+	VPXOR   Y10, Y4, Y4
+	VPXOR   Y11, Y5, Y5
+	MOVQ    R8, R9
+	VMOVDQU Y8, 512(BX)
+	MOVQ    AX, R8
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y8
+	MOVQ    R14, R10
+	VMOVDQU 608(BX), Y9
+	SHRQ    $0x02, R14
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	ANDQ    $0x03, R10
+	VPXOR   Y2, Y14, Y14
+	LEAQ    (R14)(R14*4), R14
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	ADDQ    R14, R8
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	ADCQ    $0x00, R9
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	ADCQ    $0x00, R10
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	ADDQ    256(R15), R11
+	VPSLLD  $0x0c, Y6, Y10
+	ADCQ    264(R15), R12
+	VPSLLD  $0x0c, Y7, Y11
+	VPSRLD  $0x14, Y6, Y6
+	ADCQ    $0x01, R13
+	VPSRLD  $0x14, Y7, Y7
+	MOVQ    R11, DX
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	MULXQ   1352(SP), AX, CX
+	VPADDD  Y6, Y2, Y2
+	MULXQ   1360(SP), R11, R14
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	MOVQ    R12, DX
+	VPXOR   Y3, Y15, Y15
+	MULXQ   1376(SP), DI, R12
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	ADDQ    DI, AX
+	VPADDD  Y14, Y8, Y8
+	VPADDD  Y15, Y9, Y9
+	ADCQ    R12, CX
+	VPXOR   Y8, Y6, Y6
+	MULXQ   1352(SP), DI, R12
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x07, Y6, Y10
+	ADDQ    DI, R11
+	VPSLLD  $0x07, Y7, Y11
+	ADCQ    R12, R14
+	VPSRLD  $0x19, Y6, Y6
+	VPSRLD  $0x19, Y7, Y7
+	MOVQ    R13, DI
+	VPXOR   Y10, Y6, Y6
+	IMULQ   1376(SP), DI
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y5, Y0, Y0
+	IMULQ   1352(SP), R13
+	VPADDD  Y6, Y1, Y1
+	ADDQ    DI, R11
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	ADCQ    $0x00, R14
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	ADDQ    CX, R11
+	VPADDD  Y15, Y8, Y8
+	ADCQ    R13, R14
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	MOVQ    R11, R12
+	VPXOR   Y9, Y6, Y6
+	MOVQ    AX, R11
+	VPSLLD  $0x0c, Y5, Y10
+	VPSLLD  $0x0c, Y6, Y11
+	MOVQ    R14, R13
+	VPSRLD  $0x14, Y5, Y5
+	SHRQ    $0x02, R14
+	VPSRLD  $0x14, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	ANDQ    $0x03, R13
+	VPXOR   Y11, Y6, Y6
+	LEAQ    (R14)(R14*4), R14
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	ADDQ    R14, R11
+	VPXOR   Y0, Y15, Y15
+	VPXOR   Y1, Y12, Y12
+	ADCQ    $0x00, R12
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	ADCQ    $0x00, R13
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	ADDQ    16(R15), R8
+	VPADDD  Y12, Y9, Y9
+	ADCQ    24(R15), R9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	ADCQ    $0x01, R10
+	VPSLLD  $0x07, Y5, Y10
+	MOVQ    R8, DX
+	VPSLLD  $0x07, Y6, Y11
+	VPSRLD  $0x19, Y5, Y5
+	MULXQ   1352(SP), AX, CX
+	VPSRLD  $0x19, Y6, Y6
+	MULXQ   1360(SP), R8, R14
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	MOVQ    R9, DX
+	VMOVDQU Y8, 576(BX)
+	VMOVDQU Y9, 608(BX)
+	MULXQ   1376(SP), DI, R9
+	VMOVDQU 512(BX), Y8
+	ADDQ    DI, AX
+	VMOVDQU 544(BX), Y9
+	VPADDD  Y7, Y2, Y2
+	ADCQ    R9, CX
+	VPADDD  Y4, Y3, Y3
+	MULXQ   1352(SP), DI, R9
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	ADDQ    DI, R8
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	ADCQ    R9, R14
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	MOVQ    R10, DI
+	VPADDD  Y14, Y9, Y9
+	IMULQ   1376(SP), DI
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	IMULQ   1352(SP), R10
+	VPSLLD  $0x0c, Y7, Y10
+	VPSLLD  $0x0c, Y4, Y11
+	ADDQ    DI, R8
+	VPSRLD  $0x14, Y7, Y7
+	ADCQ    $0x00, R14
+	VPSRLD  $0x14, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	ADDQ    CX, R8
+	VPXOR   Y11, Y4, Y4
+	ADCQ    R10, R14
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	MOVQ    R8, R9
+	VPXOR   Y2, Y13, Y13
+	MOVQ    AX, R8
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	MOVQ    R14, R10
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	SHRQ    $0x02, R14
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	ANDQ    $0x03, R10
+	VPXOR   Y8, Y7, Y7
+	VPXOR   Y9, Y4, Y4
+	LEAQ    (R14)(R14*4), R14
+	VPSLLD  $0x07, Y7, Y10
+	ADDQ    R14, R8
+	VPSLLD  $0x07, Y4, Y11
+	VPSRLD  $0x19, Y7, Y7
+	ADCQ    $0x00, R9
+	VPSRLD  $0x19, Y4, Y4
+	ADCQ    $0x00, R10
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	ADDQ    272(R15), R11
+	VPADDD  Y4, Y0, Y0
+	ADCQ    280(R15), R12
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	ADCQ    $0x01, R13
+	VPXOR   Y1, Y13, Y13
+	MOVQ    R11, DX
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	MULXQ   1352(SP), AX, CX
+	VPADDD  Y12, Y8, Y8
+	MULXQ   1360(SP), R11, R14
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	MOVQ    R12, DX
+	VPXOR   Y9, Y5, Y5
+	VPSLLD  $0x0c, Y4, Y10
+	MULXQ   1376(SP), DI, R12
+	VPSLLD  $0x0c, Y5, Y11
+	ADDQ    DI, AX
+	VPSRLD  $0x14, Y4, Y4
+	VPSRLD  $0x14, Y5, Y5
+	ADCQ    R12, CX
+	VPXOR   Y10, Y4, Y4
+	MULXQ   1352(SP), DI, R12
+	VPXOR   Y11, Y5, Y5
+	VPADDD  Y4, Y0, Y0
+	ADDQ    DI, R11
+	VPADDD  Y5, Y1, Y1
+	ADCQ    R12, R14
+	VPXOR   Y0, Y12, Y12
+	VPXOR   Y1, Y13, Y13
+	MOVQ    R13, DI
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	IMULQ   1376(SP), DI
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPADDD  Y12, Y8, Y8
+	IMULQ   1352(SP), R13
+	VPADDD  Y13, Y9, Y9
+	VPXOR   Y8, Y4, Y4
+	ADDQ    DI, R11
+	VPXOR   Y9, Y5, Y5
+	ADCQ    $0x00, R14
+	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $0x07, Y5, Y11
+	ADDQ    CX, R11
+	VPSRLD  $0x19, Y4, Y4
+	ADCQ    R13, R14
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	MOVQ    R11, R12
+	VPXOR   Y11, Y5, Y5
+	MOVQ    AX, R11
+	VMOVDQU Y8, 512(BX)
+	VMOVDQU Y9, 544(BX)
+	MOVQ    R14, R13
+	VMOVDQU 576(BX), Y8
+	SHRQ    $0x02, R14
+	VMOVDQU 608(BX), Y9
+	VPADDD  Y6, Y2, Y2
+	ANDQ    $0x03, R13
+	VPADDD  Y7, Y3, Y3
+	VPXOR   Y2, Y14, Y14
+	LEAQ    (R14)(R14*4), R14
+	VPXOR   Y3, Y15, Y15
+	ADDQ    R14, R11
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	ADCQ    $0x00, R12
+	VPADDD  Y14, Y8, Y8
+	ADCQ    $0x00, R13
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	ADDQ    32(R15), R8
+	VPXOR   Y9, Y7, Y7
+	ADCQ    40(R15), R9
+	VPSLLD  $0x0c, Y6, Y10
+	VPSLLD  $0x0c, Y7, Y11
+	ADCQ    $0x01, R10
+	VPSRLD  $0x14, Y6, Y6
+	MOVQ    R8, DX
+	VPSRLD  $0x14, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	MULXQ   1352(SP), AX, CX
+	VPXOR   Y11, Y7, Y7
+	VPADDD  Y6, Y2, Y2
+	MULXQ   1360(SP), R8, R14
+	VPADDD  Y7, Y3, Y3
+	MOVQ    R9, DX
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	MULXQ   1376(SP), DI, R9
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	ADDQ    DI, AX
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	ADCQ    R9, CX
+	VPADDD  Y15, Y9, Y9
+	MULXQ   1352(SP), DI, R9
+	VPXOR   Y8, Y6, Y6
+	VPXOR   Y9, Y7, Y7
+	ADDQ    DI, R8
+	VPSLLD  $0x07, Y6, Y10
+	ADCQ    R9, R14
+	VPSLLD  $0x07, Y7, Y11
+	VPSRLD  $0x19, Y6, Y6
+	MOVQ    R10, DI
+	VPSRLD  $0x19, Y7, Y7
+	VPXOR   Y10, Y6, Y6
+	IMULQ   1376(SP), DI
+	VPXOR   Y11, Y7, Y7
+	IMULQ   1352(SP), R10
+	VPADDD  Y5, Y0, Y0
+	VPADDD  Y6, Y1, Y1
+	ADDQ    DI, R8
+	VPXOR   Y0, Y15, Y15
+	ADCQ    $0x00, R14
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	ADDQ    CX, R8
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	ADCQ    R10, R14
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	MOVQ    R8, R9
+	VPXOR   Y8, Y5, Y5
+	MOVQ    AX, R8
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x0c, Y5, Y10
+	MOVQ    R14, R10
+	VPSLLD  $0x0c, Y6, Y11
+	VPSRLD  $0x14, Y5, Y5
+	SHRQ    $0x02, R14
+	VPSRLD  $0x14, Y6, Y6
+	ANDQ    $0x03, R10
+	VPXOR   Y10, Y5, Y5
+	VPXOR   Y11, Y6, Y6
+	LEAQ    (R14)(R14*4), R14
+	VPADDD  Y5, Y0, Y0
+	ADDQ    R14, R8
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	ADCQ    $0x00, R9
+	VPXOR   Y1, Y12, Y12
+	ADCQ    $0x00, R10
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	ADDQ    288(R15), R11
+	VPADDD  Y15, Y8, Y8
+	ADCQ    296(R15), R12
+	VPADDD  Y12, Y9, Y9
+	VPXOR   Y8, Y5, Y5
+	ADCQ    $0x01, R13
+	VPXOR   Y9, Y6, Y6
+	VPSLLD  $0x07, Y5, Y10
+	MOVQ    R11, DX
+	VPSLLD  $0x07, Y6, Y11
+	MULXQ   1352(SP), AX, CX
+	VPSRLD  $0x19, Y5, Y5
+	VPSRLD  $0x19, Y6, Y6
+	MULXQ   1360(SP), R11, R14
+	VPXOR   Y10, Y5, Y5
+	MOVQ    R12, DX
+	VPXOR   Y11, Y6, Y6
+	VMOVDQU Y8, 576(BX)
+	MULXQ   1376(SP), DI, R12
+	VMOVDQU Y9, 608(BX)
+	ADDQ    DI, AX
+	VMOVDQU 512(BX), Y8
+	VMOVDQU 544(BX), Y9
+	ADCQ    R12, CX
+	VPADDD  Y7, Y2, Y2
+	MULXQ   1352(SP), DI, R12
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	ADDQ    DI, R11
+	VPXOR   Y3, Y14, Y14
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	ADCQ    R12, R14
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	MOVQ    R13, DI
+	VPADDD  Y13, Y8, Y8
+	VPADDD  Y14, Y9, Y9
+	IMULQ   1376(SP), DI
+	VPXOR   Y8, Y7, Y7
+	IMULQ   1352(SP), R13
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x0c, Y7, Y10
+	ADDQ    DI, R11
+	VPSLLD  $0x0c, Y4, Y11
+	ADCQ    $0x00, R14
+	VPSRLD  $0x14, Y7, Y7
+	VPSRLD  $0x14, Y4, Y4
+	ADDQ    CX, R11
+	VPXOR   Y10, Y7, Y7
+	ADCQ    R13, R14
+	VPXOR   Y11, Y4, Y4
+	VPADDD  Y7, Y2, Y2
+	MOVQ    R11, R12
+	VPADDD  Y4, Y3, Y3
+	VPXOR   Y2, Y13, Y13
+	MOVQ    AX, R11
+	VPXOR   Y3, Y14, Y14
+	MOVQ    R14, R13
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	SHRQ    $0x02, R14
+	VPADDD  Y13, Y8, Y8
+	ANDQ    $0x03, R13
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	LEAQ    (R14)(R14*4), R14
+	VPXOR   Y9, Y4, Y4
+	ADDQ    R14, R11
+	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $0x07, Y4, Y11
+	ADCQ    $0x00, R12
+	VPSRLD  $0x19, Y7, Y7
+	ADCQ    $0x00, R13
+	VPSRLD  $0x19, Y4, Y4
+	VPXOR   Y10, Y7, Y7
+	LEAQ    48(R15), R15
+	VPXOR   Y11, Y4, Y4
+	DECQ    SI
+	JNZ     mo_loop_rounds
+
+	// The last block of each chain, before any store.
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  256(R15), R11
+	ADCQ  264(R15), R12
+	ADCQ  $0x01, R13
+	MOVQ  R11, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R11, R14
+	MOVQ  R12, DX
+	MULXQ 1376(SP), DI, R12
+	ADDQ  DI, AX
+	ADCQ  R12, CX
+	MULXQ 1352(SP), DI, R12
+	ADDQ  DI, R11
+	ADCQ  R12, R14
+	MOVQ  R13, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R13
+	ADDQ  DI, R11
+	ADCQ  $0x00, R14
+	ADDQ  CX, R11
+	ADCQ  R13, R14
+	MOVQ  R11, R12
+	MOVQ  AX, R11
+	MOVQ  R14, R13
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R13
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R11
+	ADCQ  $0x00, R12
+	ADCQ  $0x00, R13
+	LEAQ  272(R15), R15
+	MOVQ  R15, 1336(SP)
+
+mo_loop_macd:
+	// Add the input state; words 8-15 go to the frame.
+	VPADDD  (BX), Y0, Y0
+	VPADDD  32(BX), Y1, Y1
+	VPADDD  64(BX), Y2, Y2
+	VPADDD  96(BX), Y3, Y3
+	VPADDD  128(BX), Y4, Y4
+	VPADDD  160(BX), Y5, Y5
+	VPADDD  192(BX), Y6, Y6
+	VPADDD  224(BX), Y7, Y7
+	VPADDD  256(BX), Y8, Y8
+	VMOVDQU Y8, 512(BX)
+	VPADDD  288(BX), Y9, Y9
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y10
+	VPADDD  320(BX), Y10, Y10
+	VMOVDQU Y10, 576(BX)
+	VMOVDQU 608(BX), Y11
+	VPADDD  352(BX), Y11, Y11
+	VMOVDQU Y11, 608(BX)
+	VPADDD  384(BX), Y12, Y12
+	VMOVDQU Y12, 640(BX)
+	VPADDD  416(BX), Y13, Y13
+	VMOVDQU Y13, 672(BX)
+	VPADDD  448(BX), Y14, Y14
+	VMOVDQU Y14, 704(BX)
+	VPADDD  480(BX), Y15, Y15
+	VMOVDQU Y15, 736(BX)
+
+	// Open: the previous batch's plaintext, now that its ciphertext is MACed.
+	MOVQ    1320(SP), SI
+	MOVQ    1328(SP), DI
+	LEAQ    768(BX), CX
+	VMOVDQU (CX), Y12
+	VPXOR   -512(SI), Y12, Y12
+	VMOVDQU Y12, -512(DI)
+	VMOVDQU 32(CX), Y13
+	VPXOR   -480(SI), Y13, Y13
+	VMOVDQU Y13, -480(DI)
+	VMOVDQU 64(CX), Y14
+	VPXOR   -448(SI), Y14, Y14
+	VMOVDQU Y14, -448(DI)
+	VMOVDQU 96(CX), Y15
+	VPXOR   -416(SI), Y15, Y15
+	VMOVDQU Y15, -416(DI)
+	VMOVDQU 128(CX), Y12
+	VPXOR   -384(SI), Y12, Y12
+	VMOVDQU Y12, -384(DI)
+	VMOVDQU 160(CX), Y13
+	VPXOR   -352(SI), Y13, Y13
+	VMOVDQU Y13, -352(DI)
+	VMOVDQU 192(CX), Y14
+	VPXOR   -320(SI), Y14, Y14
+	VMOVDQU Y14, -320(DI)
+	VMOVDQU 224(CX), Y15
+	VPXOR   -288(SI), Y15, Y15
+	VMOVDQU Y15, -288(DI)
+	VMOVDQU 256(CX), Y12
+	VPXOR   -256(SI), Y12, Y12
+	VMOVDQU Y12, -256(DI)
+	VMOVDQU 288(CX), Y13
+	VPXOR   -224(SI), Y13, Y13
+	VMOVDQU Y13, -224(DI)
+	VMOVDQU 320(CX), Y14
+	VPXOR   -192(SI), Y14, Y14
+	VMOVDQU Y14, -192(DI)
+	VMOVDQU 352(CX), Y15
+	VPXOR   -160(SI), Y15, Y15
+	VMOVDQU Y15, -160(DI)
+	VMOVDQU 384(CX), Y12
+	VPXOR   -128(SI), Y12, Y12
+	VMOVDQU Y12, -128(DI)
+	VMOVDQU 416(CX), Y13
+	VPXOR   -96(SI), Y13, Y13
+	VMOVDQU Y13, -96(DI)
+	VMOVDQU 448(CX), Y14
+	VPXOR   -64(SI), Y14, Y14
+	VMOVDQU Y14, -64(DI)
+	VMOVDQU 480(CX), Y15
+	VPXOR   -32(SI), Y15, Y15
+	VMOVDQU Y15, -32(DI)
+
+	// Join the chains during the stores: h = hA·r^16 + hB.
+	// Transpose and store the 8 blocks.
+	CMPQ        1344(SP), $0x01
+	JE          mo_loop_last
+	LEAQ        768(BX), DI
+	VPUNPCKLDQ  Y1, Y0, Y8
+	XORL        CX, CX
+	VPUNPCKHDQ  Y1, Y0, Y9
+	XORL        R14, R14
+	VPUNPCKLDQ  Y3, Y2, Y10
+	MOVQ        R8, DX
+	VPUNPCKHDQ  Y3, Y2, Y11
+	MULXQ       1384(SP), R15, AX
+	VPUNPCKLQDQ Y10, Y8, Y0
+	ADDQ        R15, R11
+	VPUNPCKHQDQ Y10, Y8, Y1
+	ADCQ        AX, R12
+	VPUNPCKLQDQ Y11, Y9, Y2
+	ADCQ        $0x00, R13
+	VPUNPCKHQDQ Y11, Y9, Y3
+	VPUNPCKLDQ  Y5, Y4, Y8
+	ADCQ        $0x00, CX
+	VPUNPCKHDQ  Y5, Y4, Y9
+	ADCQ        $0x00, R14
+	VPUNPCKLDQ  Y7, Y6, Y10
+	MULXQ       1392(SP), R15, AX
+	VPUNPCKHDQ  Y7, Y6, Y11
+	ADDQ        R15, R12
+	VPUNPCKLQDQ Y10, Y8, Y4
+	ADCQ        AX, R13
+	VPUNPCKHQDQ Y10, Y8, Y5
+	ADCQ        $0x00, CX
+	VPUNPCKLQDQ Y11, Y9, Y6
+	VPUNPCKHQDQ Y11, Y9, Y7
+	ADCQ        $0x00, R14
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	MULXQ       1400(SP), R15, AX
+	VMOVDQU     Y12, (DI)
+	ADDQ        R15, R13
+	VPERM2I128  $0x31, Y4, Y0, Y12
+	ADCQ        AX, CX
+	VMOVDQU     Y12, 256(DI)
+	ADCQ        $0x00, R14
+	VPERM2I128  $0x20, Y5, Y1, Y12
+	MOVQ        R9, DX
+	VMOVDQU     Y12, 64(DI)
+	VPERM2I128  $0x31, Y5, Y1, Y12
+	MULXQ       1384(SP), R15, AX
+	VMOVDQU     Y12, 320(DI)
+	ADDQ        R15, R12
+	VPERM2I128  $0x20, Y6, Y2, Y12
+	ADCQ        AX, R13
+	VMOVDQU     Y12, 128(DI)
+	ADCQ        $0x00, CX
+	VPERM2I128  $0x31, Y6, Y2, Y12
+	ADCQ        $0x00, R14
+	VMOVDQU     Y12, 384(DI)
+	MULXQ       1392(SP), R15, AX
+	VPERM2I128  $0x20, Y7, Y3, Y12
+	VMOVDQU     Y12, 192(DI)
+	ADDQ        R15, R13
+	VPERM2I128  $0x31, Y7, Y3, Y12
+	ADCQ        AX, CX
+	VMOVDQU     Y12, 448(DI)
+	ADCQ        $0x00, R14
+	VMOVDQU     512(BX), Y0
+	MULXQ       1400(SP), R15, AX
+	VMOVDQU     544(BX), Y1
+	ADDQ        R15, CX
+	VMOVDQU     576(BX), Y2
+	ADCQ        AX, R14
+	VMOVDQU     608(BX), Y3
+	VMOVDQU     640(BX), Y4
+	MOVQ        R10, DX
+	VMOVDQU     672(BX), Y5
+	MULXQ       1384(SP), R15, AX
+	VMOVDQU     704(BX), Y6
+	ADDQ        R15, R13
+	VMOVDQU     736(BX), Y7
+	ADCQ        AX, CX
+	VPUNPCKLDQ  Y1, Y0, Y8
+	ADCQ        $0x00, R14
+	VPUNPCKHDQ  Y1, Y0, Y9
+	MULXQ       1392(SP), R15, AX
+	VPUNPCKLDQ  Y3, Y2, Y10
+	ADDQ        R15, CX
+	VPUNPCKHDQ  Y3, Y2, Y11
+	VPUNPCKLQDQ Y10, Y8, Y0
+	ADCQ        AX, R14
+	VPUNPCKHQDQ Y10, Y8, Y1
+	MULXQ       1400(SP), R15, AX
+	VPUNPCKLQDQ Y11, Y9, Y2
+	ADDQ        R15, R14
+	VPUNPCKHQDQ Y11, Y9, Y3
+	MOVQ        R11, R8
+	VPUNPCKLDQ  Y5, Y4, Y8
+	MOVQ        R12, R9
+	VPUNPCKHDQ  Y5, Y4, Y9
+	MOVQ        R13, R10
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y11
+	ANDQ        $0x03, R10
+	VPUNPCKLQDQ Y10, Y8, Y4
+	ANDQ        $-4, R13
+	VPUNPCKHQDQ Y10, Y8, Y5
+	ADDQ        R13, R8
+	VPUNPCKLQDQ Y11, Y9, Y6
+	ADCQ        CX, R9
+	VPUNPCKHQDQ Y11, Y9, Y7
+	ADCQ        R14, R10
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	SHRQ        $0x02, CX, R13
+	VMOVDQU     Y12, 32(DI)
+	VPERM2I128  $0x31, Y4, Y0, Y12
+	SHRQ        $0x02, R14, CX
+	VMOVDQU     Y12, 288(DI)
+	SHRQ        $0x02, R14
+	VPERM2I128  $0x20, Y5, Y1, Y12
+	ADDQ        R13, R8
+	VMOVDQU     Y12, 96(DI)
+	ADCQ        CX, R9
+	VPERM2I128  $0x31, Y5, Y1, Y12
+	ADCQ        R14, R10
+	VMOVDQU     Y12, 352(DI)
+	MOVQ        R10, R15
+	VPERM2I128  $0x20, Y6, Y2, Y12
+	VMOVDQU     Y12, 160(DI)
+	SHRQ        $0x02, R15
+	VPERM2I128  $0x31, Y6, Y2, Y12
+	ANDQ        $0x03, R10
+	VMOVDQU     Y12, 416(DI)
+	LEAQ        (R15)(R15*4), AX
+	VPERM2I128  $0x20, Y7, Y3, Y12
+	ADDQ        AX, R8
+	VMOVDQU     Y12, 224(DI)
+	ADCQ        $0x00, R9
+	VPERM2I128  $0x31, Y7, Y3, Y12
+	ADCQ        $0x00, R10
+	VMOVDQU     Y12, 480(DI)
+	JMP         mo_loop_stored
+
+mo_loop_last:
+	// The last batch: the join or r^16, the MAC of the tail (before the
+	// stores: an Open in place overwrites it), then the stores.
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  1488(SP), AX
+
+	// The lengths right after the partial block's MAC blocks.
+	MOVQ    1480(SP), CX
+	SHLQ    $0x04, CX
+	VMOVDQU 64(AX), X12
+	VMOVDQU X12, -16(AX)(CX*1)
+	MOVQ    1464(SP), CX
+	ADDQ    1480(SP), CX
+	CMPQ    CX, $0x10
+	JB      mo_loop_t1
+
+	// Open: chain A over the first K-16 blocks (unless the last batch took
+	// them: tX = 0); the last 16 are chain Z.
+	MOVQ  1576(SP), CX
+	TESTQ CX, CX
+	JZ    mo_loop_tz_join
+	MOVQ  1472(SP), R15
+	MOVQ  CX, SI
+
+mo_loop_tz_loop:
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, R15
+	DECQ  SI
+	JNZ   mo_loop_tz_loop
+
+mo_loop_tz_join:
+	// h = hA·r^16 + hZ.
+	MOVQ  1544(SP), R11
+	MOVQ  1552(SP), R12
+	MOVQ  1560(SP), R13
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	JMP   mo_loop_t_done
+
+	// One chain.
+mo_loop_t1:
+	MOVQ  1472(SP), R15
+	MOVQ  1464(SP), SI
+	TESTQ SI, SI
+	JZ    mo_loop_t1_fin
+
+mo_loop_t1_loop:
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, R15
+	DECQ  SI
+	JNZ   mo_loop_t1_loop
+
+mo_loop_t1_fin:
+	MOVQ 1488(SP), R15
+	MOVQ 1480(SP), SI
+
+mo_loop_t1_fin_loop:
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, R15
+	DECQ  SI
+	JNZ   mo_loop_t1_fin_loop
+
+mo_loop_t_done:
+	MOVQ        1320(SP), SI
+	MOVQ        1328(SP), DI
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y9
+	VPUNPCKLDQ  Y3, Y2, Y10
+	VPUNPCKHDQ  Y3, Y2, Y11
+	VPUNPCKLQDQ Y10, Y8, Y0
+	VPUNPCKHQDQ Y10, Y8, Y1
+	VPUNPCKLQDQ Y11, Y9, Y2
+	VPUNPCKHQDQ Y11, Y9, Y3
+	VPUNPCKLDQ  Y5, Y4, Y8
+	VPUNPCKHDQ  Y5, Y4, Y9
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y11
+	VPUNPCKLQDQ Y10, Y8, Y4
+	VPUNPCKHQDQ Y10, Y8, Y5
+	VPUNPCKLQDQ Y11, Y9, Y6
+	VPUNPCKHQDQ Y11, Y9, Y7
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	CMPQ        1512(SP), $0x00
+	JA          xor_276
+	JB          next_277
+	MOVQ        1488(SP), CX
+	VPXOR       (CX), Y12, Y12
+	VMOVDQU     Y12, (CX)
+	JMP         next_277
+
+xor_276:
+	VPXOR   (SI), Y12, Y12
+	VMOVDQU Y12, (DI)
+
+next_277:
+	VPERM2I128 $0x31, Y4, Y0, Y12
+	CMPQ       1512(SP), $0x04
+	JA         xor_278
+	JB         next_279
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_279
+
+xor_278:
+	VPXOR   256(SI), Y12, Y12
+	VMOVDQU Y12, 256(DI)
+
+next_279:
+	VPERM2I128 $0x20, Y5, Y1, Y12
+	CMPQ       1512(SP), $0x01
+	JA         xor_280
+	JB         next_281
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_281
+
+xor_280:
+	VPXOR   64(SI), Y12, Y12
+	VMOVDQU Y12, 64(DI)
+
+next_281:
+	VPERM2I128 $0x31, Y5, Y1, Y12
+	CMPQ       1512(SP), $0x05
+	JA         xor_282
+	JB         next_283
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_283
+
+xor_282:
+	VPXOR   320(SI), Y12, Y12
+	VMOVDQU Y12, 320(DI)
+
+next_283:
+	VPERM2I128 $0x20, Y6, Y2, Y12
+	CMPQ       1512(SP), $0x02
+	JA         xor_284
+	JB         next_285
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_285
+
+xor_284:
+	VPXOR   128(SI), Y12, Y12
+	VMOVDQU Y12, 128(DI)
+
+next_285:
+	VPERM2I128 $0x31, Y6, Y2, Y12
+	CMPQ       1512(SP), $0x06
+	JA         xor_286
+	JB         next_287
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_287
+
+xor_286:
+	VPXOR   384(SI), Y12, Y12
+	VMOVDQU Y12, 384(DI)
+
+next_287:
+	VPERM2I128 $0x20, Y7, Y3, Y12
+	CMPQ       1512(SP), $0x03
+	JA         xor_288
+	JB         next_289
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_289
+
+xor_288:
+	VPXOR   192(SI), Y12, Y12
+	VMOVDQU Y12, 192(DI)
+
+next_289:
+	VPERM2I128 $0x31, Y7, Y3, Y12
+	CMPQ       1512(SP), $0x07
+	JA         xor_290
+	JB         next_291
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_291
+
+xor_290:
+	VPXOR   448(SI), Y12, Y12
+	VMOVDQU Y12, 448(DI)
+
+next_291:
+	VMOVDQU     512(BX), Y0
+	VMOVDQU     544(BX), Y1
+	VMOVDQU     576(BX), Y2
+	VMOVDQU     608(BX), Y3
+	VMOVDQU     640(BX), Y4
+	VMOVDQU     672(BX), Y5
+	VMOVDQU     704(BX), Y6
+	VMOVDQU     736(BX), Y7
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y9
+	VPUNPCKLDQ  Y3, Y2, Y10
+	VPUNPCKHDQ  Y3, Y2, Y11
+	VPUNPCKLQDQ Y10, Y8, Y0
+	VPUNPCKHQDQ Y10, Y8, Y1
+	VPUNPCKLQDQ Y11, Y9, Y2
+	VPUNPCKHQDQ Y11, Y9, Y3
+	VPUNPCKLDQ  Y5, Y4, Y8
+	VPUNPCKHDQ  Y5, Y4, Y9
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y11
+	VPUNPCKLQDQ Y10, Y8, Y4
+	VPUNPCKHQDQ Y10, Y8, Y5
+	VPUNPCKLQDQ Y11, Y9, Y6
+	VPUNPCKHQDQ Y11, Y9, Y7
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	CMPQ        1512(SP), $0x00
+	JA          xor_292
+	JB          next_293
+	MOVQ        1488(SP), CX
+	VPXOR       32(CX), Y12, Y12
+	VMOVDQU     Y12, 32(CX)
+	JMP         next_293
+
+xor_292:
+	VPXOR   32(SI), Y12, Y12
+	VMOVDQU Y12, 32(DI)
+
+next_293:
+	VPERM2I128 $0x31, Y4, Y0, Y12
+	CMPQ       1512(SP), $0x04
+	JA         xor_294
+	JB         next_295
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_295
+
+xor_294:
+	VPXOR   288(SI), Y12, Y12
+	VMOVDQU Y12, 288(DI)
+
+next_295:
+	VPERM2I128 $0x20, Y5, Y1, Y12
+	CMPQ       1512(SP), $0x01
+	JA         xor_296
+	JB         next_297
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_297
+
+xor_296:
+	VPXOR   96(SI), Y12, Y12
+	VMOVDQU Y12, 96(DI)
+
+next_297:
+	VPERM2I128 $0x31, Y5, Y1, Y12
+	CMPQ       1512(SP), $0x05
+	JA         xor_298
+	JB         next_299
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_299
+
+xor_298:
+	VPXOR   352(SI), Y12, Y12
+	VMOVDQU Y12, 352(DI)
+
+next_299:
+	VPERM2I128 $0x20, Y6, Y2, Y12
+	CMPQ       1512(SP), $0x02
+	JA         xor_300
+	JB         next_301
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_301
+
+xor_300:
+	VPXOR   160(SI), Y12, Y12
+	VMOVDQU Y12, 160(DI)
+
+next_301:
+	VPERM2I128 $0x31, Y6, Y2, Y12
+	CMPQ       1512(SP), $0x06
+	JA         xor_302
+	JB         next_303
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_303
+
+xor_302:
+	VPXOR   416(SI), Y12, Y12
+	VMOVDQU Y12, 416(DI)
+
+next_303:
+	VPERM2I128 $0x20, Y7, Y3, Y12
+	CMPQ       1512(SP), $0x03
+	JA         xor_304
+	JB         next_305
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_305
+
+xor_304:
+	VPXOR   224(SI), Y12, Y12
+	VMOVDQU Y12, 224(DI)
+
+next_305:
+	VPERM2I128 $0x31, Y7, Y3, Y12
+	CMPQ       1512(SP), $0x07
+	JA         xor_306
+	JB         next_307
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_307
+
+xor_306:
+	VPXOR   480(SI), Y12, Y12
+	VMOVDQU Y12, 480(DI)
+
+next_307:
+mo_loop_stored:
+	MOVQ 1320(SP), SI
+	MOVQ 1328(SP), DI
+	ADDQ $0x00000200, SI
+	ADDQ $0x00000200, DI
+	MOVQ SI, 1320(SP)
+	MOVQ DI, 1328(SP)
+	MOVQ 1312(SP), AX
+	ADDL $0x08, 32(AX)
+	DECQ 1344(SP)
+	JNZ  mo_loop
+
+mo_done:
+	LEAQ (SP), BX
+	ADDQ $0x0000001f, BX
+	ANDQ $-32, BX
+
+	// The tag: h mod 2^130-5 (h < 2p: subtract p unless that borrows), plus s,
+	// mod 2^128 (RFC 8439, Section 2.5.1).
+	MOVQ    R8, AX
+	MOVQ    R9, CX
+	MOVQ    R10, DX
+	SUBQ    $-5, AX
+	SBBQ    $-1, CX
+	SBBQ    $0x03, DX
+	CMOVQCC AX, R8
+	CMOVQCC CX, R9
+	ADDQ    1448(SP), R8
+	ADCQ    1456(SP), R9
+	MOVQ    tag+120(FP), AX
+	MOVQ    R8, (AX)
+	MOVQ    R9, 8(AX)
+
+	// Wipe the key material from the frame: the state slots, keystream, key, r, s1, r^16, h.
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (BX)
+	VMOVDQU Y0, 32(BX)
+	VMOVDQU Y0, 64(BX)
+	VMOVDQU Y0, 96(BX)
+	VMOVDQU Y0, 128(BX)
+	VMOVDQU Y0, 160(BX)
+	VMOVDQU Y0, 192(BX)
+	VMOVDQU Y0, 224(BX)
+	VMOVDQU Y0, 256(BX)
+	VMOVDQU Y0, 288(BX)
+	VMOVDQU Y0, 320(BX)
+	VMOVDQU Y0, 352(BX)
+	VMOVDQU Y0, 384(BX)
+	VMOVDQU Y0, 416(BX)
+	VMOVDQU Y0, 448(BX)
+	VMOVDQU Y0, 480(BX)
+	VMOVDQU Y0, 512(BX)
+	VMOVDQU Y0, 544(BX)
+	VMOVDQU Y0, 576(BX)
+	VMOVDQU Y0, 608(BX)
+	VMOVDQU Y0, 640(BX)
+	VMOVDQU Y0, 672(BX)
+	VMOVDQU Y0, 704(BX)
+	VMOVDQU Y0, 736(BX)
+	VMOVDQU Y0, 768(BX)
+	VMOVDQU Y0, 800(BX)
+	VMOVDQU Y0, 832(BX)
+	VMOVDQU Y0, 864(BX)
+	VMOVDQU Y0, 896(BX)
+	VMOVDQU Y0, 928(BX)
+	VMOVDQU Y0, 960(BX)
+	VMOVDQU Y0, 992(BX)
+	VMOVDQU Y0, 1024(BX)
+	VMOVDQU Y0, 1056(BX)
+	VMOVDQU Y0, 1088(BX)
+	VMOVDQU Y0, 1120(BX)
+	VMOVDQU Y0, 1152(BX)
+	VMOVDQU Y0, 1184(BX)
+	VMOVDQU Y0, 1216(BX)
+	VMOVDQU Y0, 1248(BX)
+	XORL    AX, AX
+	MOVQ    AX, 1352(SP)
+	MOVQ    AX, 1360(SP)
+	MOVQ    AX, 1376(SP)
+	MOVQ    AX, 1384(SP)
+	MOVQ    AX, 1392(SP)
+	MOVQ    AX, 1400(SP)
+	MOVQ    AX, 1408(SP)
+	MOVQ    AX, 1416(SP)
+	MOVQ    AX, 1424(SP)
+	MOVQ    AX, 1544(SP)
+	MOVQ    AX, 1552(SP)
+	MOVQ    AX, 1560(SP)
+	MOVQ    AX, 1432(SP)
+	MOVQ    AX, 1440(SP)
+	MOVQ    AX, 1448(SP)
+	MOVQ    AX, 1456(SP)
+	VZEROUPPER
+	RET
+
+mo_row:
+	// The loop's last batch in the row layout; the previous batch's MAC as
+	// two chains of 16.
+	MOVQ           1312(SP), AX
+	VBROADCASTI128 sigma<>+0(SB), Y8
+	VBROADCASTI128 (AX), Y9
+	VBROADCASTI128 16(AX), Y10
+	VBROADCASTI128 32(AX), Y11
+	VPADDD         rowLanes<>+0(SB), Y11, Y11
+	VPADDD         rowStep2<>+0(SB), Y11, Y12
+	VMOVDQA        Y8, Y0
+	VMOVDQA        Y9, Y1
+	VMOVDQA        Y10, Y2
+	VMOVDQA        Y11, Y3
+	VMOVDQA        Y8, Y4
+	VMOVDQA        Y9, Y5
+	VMOVDQA        Y10, Y6
+	VMOVDQA        Y12, Y7
+	XORL           R11, R11
+	XORL           R12, R12
+	XORL           R13, R13
+	MOVQ           1336(SP), R15
+	MOVQ           $0x00000005, SI
+
+mo_row_rounds:
+	VPADDD  Y1, Y0, Y0
+	ADDQ    (R15), R8
+	ADCQ    8(R15), R9
+	VPADDD  Y5, Y4, Y4
+	ADCQ    $0x01, R10
+	VPXOR   Y0, Y3, Y3
+	MOVQ    R8, DX
+	VPXOR   Y4, Y7, Y7
+	MULXQ   1352(SP), AX, CX
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	MULXQ   1360(SP), R8, R14
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	MOVQ    R9, DX
+	VPADDD  Y3, Y2, Y2
+	MULXQ   1376(SP), DI, R9
+	ADDQ    DI, AX
+	VPADDD  Y7, Y6, Y6
+	ADCQ    R9, CX
+	VPXOR   Y2, Y1, Y1
+	MULXQ   1352(SP), DI, R9
+	VPXOR   Y6, Y5, Y5
+	ADDQ    DI, R8
+	VPSLLD  $0x0c, Y1, Y13
+	ADCQ    R9, R14
+	VPSLLD  $0x0c, Y5, Y14
+	MOVQ    R10, DI
+	VPSRLD  $0x14, Y1, Y1
+	IMULQ   1376(SP), DI
+	VPSRLD  $0x14, Y5, Y5
+	IMULQ   1352(SP), R10
+	ADDQ    DI, R8
+	VPXOR   Y13, Y1, Y1
+	ADCQ    $0x00, R14
+	VPXOR   Y14, Y5, Y5
+	ADDQ    CX, R8
+	VPADDD  Y1, Y0, Y0
+	ADCQ    R10, R14
+	VPADDD  Y5, Y4, Y4
+	MOVQ    R8, R9
+	VPXOR   Y0, Y3, Y3
+	MOVQ    AX, R8
+	VPXOR   Y4, Y7, Y7
+	MOVQ    R14, R10
+	SHRQ    $0x02, R14
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	ANDQ    $0x03, R10
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	LEAQ    (R14)(R14*4), R14
+	VPADDD  Y3, Y2, Y2
+	ADDQ    R14, R8
+	VPADDD  Y7, Y6, Y6
+	ADCQ    $0x00, R9
+	VPXOR   Y2, Y1, Y1
+	ADCQ    $0x00, R10
+	VPXOR   Y6, Y5, Y5
+	ADDQ    256(R15), R11
+	VPSLLD  $0x07, Y1, Y13
+	ADCQ    264(R15), R12
+	ADCQ    $0x01, R13
+	VPSLLD  $0x07, Y5, Y14
+	MOVQ    R11, DX
+	VPSRLD  $0x19, Y1, Y1
+	MULXQ   1352(SP), AX, CX
+	VPSRLD  $0x19, Y5, Y5
+	MULXQ   1360(SP), R11, R14
+	VPXOR   Y13, Y1, Y1
+	MOVQ    R12, DX
+	VPXOR   Y14, Y5, Y5
+	MULXQ   1376(SP), DI, R12
+	VPSHUFD $0x93, Y0, Y0
+	ADDQ    DI, AX
+	VPSHUFD $0x39, Y2, Y2
+	ADCQ    R12, CX
+	MULXQ   1352(SP), DI, R12
+	VPSHUFD $0x4e, Y3, Y3
+	ADDQ    DI, R11
+	VPSHUFD $0x93, Y4, Y4
+	ADCQ    R12, R14
+	VPSHUFD $0x39, Y6, Y6
+	MOVQ    R13, DI
+	VPSHUFD $0x4e, Y7, Y7
+	IMULQ   1376(SP), DI
+	VPADDD  Y1, Y0, Y0
+	IMULQ   1352(SP), R13
+	VPADDD  Y5, Y4, Y4
+	ADDQ    DI, R11
+	ADCQ    $0x00, R14
+	VPXOR   Y0, Y3, Y3
+	ADDQ    CX, R11
+	VPXOR   Y4, Y7, Y7
+	ADCQ    R13, R14
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	MOVQ    R11, R12
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	MOVQ    AX, R11
+	VPADDD  Y3, Y2, Y2
+	MOVQ    R14, R13
+	VPADDD  Y7, Y6, Y6
+	SHRQ    $0x02, R14
+	VPXOR   Y2, Y1, Y1
+	ANDQ    $0x03, R13
+	LEAQ    (R14)(R14*4), R14
+	VPXOR   Y6, Y5, Y5
+	ADDQ    R14, R11
+	VPSLLD  $0x0c, Y1, Y13
+	ADCQ    $0x00, R12
+	VPSLLD  $0x0c, Y5, Y14
+	ADCQ    $0x00, R13
+	VPSRLD  $0x14, Y1, Y1
+	ADDQ    16(R15), R8
+	VPSRLD  $0x14, Y5, Y5
+	ADCQ    24(R15), R9
+	VPXOR   Y13, Y1, Y1
+	ADCQ    $0x01, R10
+	MOVQ    R8, DX
+	VPXOR   Y14, Y5, Y5
+	MULXQ   1352(SP), AX, CX
+	VPADDD  Y1, Y0, Y0
+	MULXQ   1360(SP), R8, R14
+	VPADDD  Y5, Y4, Y4
+	MOVQ    R9, DX
+	VPXOR   Y0, Y3, Y3
+	MULXQ   1376(SP), DI, R9
+	VPXOR   Y4, Y7, Y7
+	ADDQ    DI, AX
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	ADCQ    R9, CX
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	MULXQ   1352(SP), DI, R9
+	ADDQ    DI, R8
+	VPADDD  Y3, Y2, Y2
+	ADCQ    R9, R14
+	VPADDD  Y7, Y6, Y6
+	MOVQ    R10, DI
+	VPXOR   Y2, Y1, Y1
+	IMULQ   1376(SP), DI
+	VPXOR   Y6, Y5, Y5
+	IMULQ   1352(SP), R10
+	VPSLLD  $0x07, Y1, Y13
+	ADDQ    DI, R8
+	VPSLLD  $0x07, Y5, Y14
+	ADCQ    $0x00, R14
+	VPSRLD  $0x19, Y1, Y1
+	ADDQ    CX, R8
+	ADCQ    R10, R14
+	VPSRLD  $0x19, Y5, Y5
+	MOVQ    R8, R9
+	VPXOR   Y13, Y1, Y1
+	MOVQ    AX, R8
+	VPXOR   Y14, Y5, Y5
+	MOVQ    R14, R10
+	VPSHUFD $0x39, Y0, Y0
+	SHRQ    $0x02, R14
+	VPSHUFD $0x93, Y2, Y2
+	ANDQ    $0x03, R10
+	VPSHUFD $0x4e, Y3, Y3
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R8
+	VPSHUFD $0x39, Y4, Y4
+	ADCQ    $0x00, R9
+	VPSHUFD $0x93, Y6, Y6
+	ADCQ    $0x00, R10
+	VPSHUFD $0x4e, Y7, Y7
+	ADDQ    272(R15), R11
+	VPADDD  Y1, Y0, Y0
+	ADCQ    280(R15), R12
+	VPADDD  Y5, Y4, Y4
+	ADCQ    $0x01, R13
+	VPXOR   Y0, Y3, Y3
+	MOVQ    R11, DX
+	VPXOR   Y4, Y7, Y7
+	MULXQ   1352(SP), AX, CX
+	MULXQ   1360(SP), R11, R14
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	MOVQ    R12, DX
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	MULXQ   1376(SP), DI, R12
+	VPADDD  Y3, Y2, Y2
+	ADDQ    DI, AX
+	VPADDD  Y7, Y6, Y6
+	ADCQ    R12, CX
+	VPXOR   Y2, Y1, Y1
+	MULXQ   1352(SP), DI, R12
+	VPXOR   Y6, Y5, Y5
+	ADDQ    DI, R11
+	ADCQ    R12, R14
+	VPSLLD  $0x0c, Y1, Y13
+	MOVQ    R13, DI
+	VPSLLD  $0x0c, Y5, Y14
+	IMULQ   1376(SP), DI
+	VPSRLD  $0x14, Y1, Y1
+	IMULQ   1352(SP), R13
+	VPSRLD  $0x14, Y5, Y5
+	ADDQ    DI, R11
+	VPXOR   Y13, Y1, Y1
+	ADCQ    $0x00, R14
+	VPXOR   Y14, Y5, Y5
+	ADDQ    CX, R11
+	VPADDD  Y1, Y0, Y0
+	ADCQ    R13, R14
+	MOVQ    R11, R12
+	VPADDD  Y5, Y4, Y4
+	MOVQ    AX, R11
+	VPXOR   Y0, Y3, Y3
+	MOVQ    R14, R13
+	VPXOR   Y4, Y7, Y7
+	SHRQ    $0x02, R14
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	ANDQ    $0x03, R13
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	LEAQ    (R14)(R14*4), R14
+	VPADDD  Y3, Y2, Y2
+	ADDQ    R14, R11
+	VPADDD  Y7, Y6, Y6
+	ADCQ    $0x00, R12
+	ADCQ    $0x00, R13
+	VPXOR   Y2, Y1, Y1
+	ADDQ    32(R15), R8
+	VPXOR   Y6, Y5, Y5
+	ADCQ    40(R15), R9
+	VPSLLD  $0x07, Y1, Y13
+	ADCQ    $0x01, R10
+	VPSLLD  $0x07, Y5, Y14
+	MOVQ    R8, DX
+	VPSRLD  $0x19, Y1, Y1
+	MULXQ   1352(SP), AX, CX
+	VPSRLD  $0x19, Y5, Y5
+	MULXQ   1360(SP), R8, R14
+	MOVQ    R9, DX
+	VPXOR   Y13, Y1, Y1
+	MULXQ   1376(SP), DI, R9
+	VPXOR   Y14, Y5, Y5
+	ADDQ    DI, AX
+	VPSHUFD $0x93, Y0, Y0
+	ADCQ    R9, CX
+	VPSHUFD $0x39, Y2, Y2
+	MULXQ   1352(SP), DI, R9
+	VPSHUFD $0x4e, Y3, Y3
+	ADDQ    DI, R8
+	VPSHUFD $0x93, Y4, Y4
+	ADCQ    R9, R14
+	VPSHUFD $0x39, Y6, Y6
+	MOVQ    R10, DI
+	IMULQ   1376(SP), DI
+	VPSHUFD $0x4e, Y7, Y7
+	IMULQ   1352(SP), R10
+	VPADDD  Y1, Y0, Y0
+	ADDQ    DI, R8
+	VPADDD  Y5, Y4, Y4
+	ADCQ    $0x00, R14
+	VPXOR   Y0, Y3, Y3
+	ADDQ    CX, R8
+	VPXOR   Y4, Y7, Y7
+	ADCQ    R10, R14
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	MOVQ    R8, R9
+	MOVQ    AX, R8
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	MOVQ    R14, R10
+	VPADDD  Y3, Y2, Y2
+	SHRQ    $0x02, R14
+	VPADDD  Y7, Y6, Y6
+	ANDQ    $0x03, R10
+	VPXOR   Y2, Y1, Y1
+	LEAQ    (R14)(R14*4), R14
+	VPXOR   Y6, Y5, Y5
+	ADDQ    R14, R8
+	VPSLLD  $0x0c, Y1, Y13
+	ADCQ    $0x00, R9
+	VPSLLD  $0x0c, Y5, Y14
+	ADCQ    $0x00, R10
+	ADDQ    288(R15), R11
+	VPSRLD  $0x14, Y1, Y1
+	ADCQ    296(R15), R12
+	VPSRLD  $0x14, Y5, Y5
+	ADCQ    $0x01, R13
+	VPXOR   Y13, Y1, Y1
+	MOVQ    R11, DX
+	VPXOR   Y14, Y5, Y5
+	MULXQ   1352(SP), AX, CX
+	VPADDD  Y1, Y0, Y0
+	MULXQ   1360(SP), R11, R14
+	VPADDD  Y5, Y4, Y4
+	MOVQ    R12, DX
+	VPXOR   Y0, Y3, Y3
+	MULXQ   1376(SP), DI, R12
+	ADDQ    DI, AX
+	VPXOR   Y4, Y7, Y7
+	ADCQ    R12, CX
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	MULXQ   1352(SP), DI, R12
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	ADDQ    DI, R11
+	VPADDD  Y3, Y2, Y2
+	ADCQ    R12, R14
+	VPADDD  Y7, Y6, Y6
+	MOVQ    R13, DI
+	VPXOR   Y2, Y1, Y1
+	IMULQ   1376(SP), DI
+	IMULQ   1352(SP), R13
+	VPXOR   Y6, Y5, Y5
+	ADDQ    DI, R11
+	VPSLLD  $0x07, Y1, Y13
+	ADCQ    $0x00, R14
+	VPSLLD  $0x07, Y5, Y14
+	ADDQ    CX, R11
+	VPSRLD  $0x19, Y1, Y1
+	ADCQ    R13, R14
+	VPSRLD  $0x19, Y5, Y5
+	MOVQ    R11, R12
+	VPXOR   Y13, Y1, Y1
+	MOVQ    AX, R11
+	VPXOR   Y14, Y5, Y5
+	MOVQ    R14, R13
+	SHRQ    $0x02, R14
+	VPSHUFD $0x39, Y0, Y0
+	ANDQ    $0x03, R13
+	VPSHUFD $0x93, Y2, Y2
+	LEAQ    (R14)(R14*4), R14
+	VPSHUFD $0x4e, Y3, Y3
+	ADDQ    R14, R11
+	VPSHUFD $0x39, Y4, Y4
+	ADCQ    $0x00, R12
+	VPSHUFD $0x93, Y6, Y6
+	ADCQ    $0x00, R13
+	VPSHUFD $0x4e, Y7, Y7
+	LEAQ    48(R15), R15
+	DECQ    SI
+	JNZ     mo_row_rounds
+	ADDQ    (R15), R8
+	ADCQ    8(R15), R9
+	ADCQ    $0x01, R10
+	MOVQ    R8, DX
+	MULXQ   1352(SP), AX, CX
+	MULXQ   1360(SP), R8, R14
+	MOVQ    R9, DX
+	MULXQ   1376(SP), DI, R9
+	ADDQ    DI, AX
+	ADCQ    R9, CX
+	MULXQ   1352(SP), DI, R9
+	ADDQ    DI, R8
+	ADCQ    R9, R14
+	MOVQ    R10, DI
+	IMULQ   1376(SP), DI
+	IMULQ   1352(SP), R10
+	ADDQ    DI, R8
+	ADCQ    $0x00, R14
+	ADDQ    CX, R8
+	ADCQ    R10, R14
+	MOVQ    R8, R9
+	MOVQ    AX, R8
+	MOVQ    R14, R10
+	SHRQ    $0x02, R14
+	ANDQ    $0x03, R10
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R8
+	ADCQ    $0x00, R9
+	ADCQ    $0x00, R10
+	ADDQ    256(R15), R11
+	ADCQ    264(R15), R12
+	ADCQ    $0x01, R13
+	MOVQ    R11, DX
+	MULXQ   1352(SP), AX, CX
+	MULXQ   1360(SP), R11, R14
+	MOVQ    R12, DX
+	MULXQ   1376(SP), DI, R12
+	ADDQ    DI, AX
+	ADCQ    R12, CX
+	MULXQ   1352(SP), DI, R12
+	ADDQ    DI, R11
+	ADCQ    R12, R14
+	MOVQ    R13, DI
+	IMULQ   1376(SP), DI
+	IMULQ   1352(SP), R13
+	ADDQ    DI, R11
+	ADCQ    $0x00, R14
+	ADDQ    CX, R11
+	ADCQ    R13, R14
+	MOVQ    R11, R12
+	MOVQ    AX, R11
+	MOVQ    R14, R13
+	SHRQ    $0x02, R14
+	ANDQ    $0x03, R13
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R11
+	ADCQ    $0x00, R12
+	ADCQ    $0x00, R13
+
+	// Add the input rows.
+	VPADDD Y8, Y0, Y0
+	VPADDD Y9, Y1, Y1
+	VPADDD Y10, Y2, Y2
+	VPADDD Y11, Y3, Y3
+	VPADDD Y8, Y4, Y4
+	VPADDD Y9, Y5, Y5
+	VPADDD Y10, Y6, Y6
+	VPADDD Y12, Y7, Y7
+
+	// Open: the previous batch's plaintext, now that its ciphertext is MACed.
+	MOVQ    1320(SP), SI
+	MOVQ    1328(SP), DI
+	LEAQ    768(BX), CX
+	VMOVDQU (CX), Y12
+	VPXOR   -512(SI), Y12, Y12
+	VMOVDQU Y12, -512(DI)
+	VMOVDQU 32(CX), Y13
+	VPXOR   -480(SI), Y13, Y13
+	VMOVDQU Y13, -480(DI)
+	VMOVDQU 64(CX), Y14
+	VPXOR   -448(SI), Y14, Y14
+	VMOVDQU Y14, -448(DI)
+	VMOVDQU 96(CX), Y15
+	VPXOR   -416(SI), Y15, Y15
+	VMOVDQU Y15, -416(DI)
+	VMOVDQU 128(CX), Y12
+	VPXOR   -384(SI), Y12, Y12
+	VMOVDQU Y12, -384(DI)
+	VMOVDQU 160(CX), Y13
+	VPXOR   -352(SI), Y13, Y13
+	VMOVDQU Y13, -352(DI)
+	VMOVDQU 192(CX), Y14
+	VPXOR   -320(SI), Y14, Y14
+	VMOVDQU Y14, -320(DI)
+	VMOVDQU 224(CX), Y15
+	VPXOR   -288(SI), Y15, Y15
+	VMOVDQU Y15, -288(DI)
+	VMOVDQU 256(CX), Y12
+	VPXOR   -256(SI), Y12, Y12
+	VMOVDQU Y12, -256(DI)
+	VMOVDQU 288(CX), Y13
+	VPXOR   -224(SI), Y13, Y13
+	VMOVDQU Y13, -224(DI)
+	VMOVDQU 320(CX), Y14
+	VPXOR   -192(SI), Y14, Y14
+	VMOVDQU Y14, -192(DI)
+	VMOVDQU 352(CX), Y15
+	VPXOR   -160(SI), Y15, Y15
+	VMOVDQU Y15, -160(DI)
+	VMOVDQU 384(CX), Y12
+	VPXOR   -128(SI), Y12, Y12
+	VMOVDQU Y12, -128(DI)
+	VMOVDQU 416(CX), Y13
+	VPXOR   -96(SI), Y13, Y13
+	VMOVDQU Y13, -96(DI)
+	VMOVDQU 448(CX), Y14
+	VPXOR   -64(SI), Y14, Y14
+	VMOVDQU Y14, -64(DI)
+	VMOVDQU 480(CX), Y15
+	VPXOR   -32(SI), Y15, Y15
+	VMOVDQU Y15, -32(DI)
+	XORL    CX, CX
+	XORL    R14, R14
+	MOVQ    R8, DX
+	MULXQ   1384(SP), R15, AX
+	ADDQ    R15, R11
+	ADCQ    AX, R12
+	ADCQ    $0x00, R13
+	ADCQ    $0x00, CX
+	ADCQ    $0x00, R14
+	MULXQ   1392(SP), R15, AX
+	ADDQ    R15, R12
+	ADCQ    AX, R13
+	ADCQ    $0x00, CX
+	ADCQ    $0x00, R14
+	MULXQ   1400(SP), R15, AX
+	ADDQ    R15, R13
+	ADCQ    AX, CX
+	ADCQ    $0x00, R14
+	MOVQ    R9, DX
+	MULXQ   1384(SP), R15, AX
+	ADDQ    R15, R12
+	ADCQ    AX, R13
+	ADCQ    $0x00, CX
+	ADCQ    $0x00, R14
+	MULXQ   1392(SP), R15, AX
+	ADDQ    R15, R13
+	ADCQ    AX, CX
+	ADCQ    $0x00, R14
+	MULXQ   1400(SP), R15, AX
+	ADDQ    R15, CX
+	ADCQ    AX, R14
+	MOVQ    R10, DX
+	MULXQ   1384(SP), R15, AX
+	ADDQ    R15, R13
+	ADCQ    AX, CX
+	ADCQ    $0x00, R14
+	MULXQ   1392(SP), R15, AX
+	ADDQ    R15, CX
+	ADCQ    AX, R14
+	MULXQ   1400(SP), R15, AX
+	ADDQ    R15, R14
+	MOVQ    R11, R8
+	MOVQ    R12, R9
+	MOVQ    R13, R10
+	ANDQ    $0x03, R10
+	ANDQ    $-4, R13
+	ADDQ    R13, R8
+	ADCQ    CX, R9
+	ADCQ    R14, R10
+	SHRQ    $0x02, CX, R13
+	SHRQ    $0x02, R14, CX
+	SHRQ    $0x02, R14
+	ADDQ    R13, R8
+	ADCQ    CX, R9
+	ADCQ    R14, R10
+	MOVQ    R10, R15
+	SHRQ    $0x02, R15
+	ANDQ    $0x03, R10
+	LEAQ    (R15)(R15*4), AX
+	ADDQ    AX, R8
+	ADCQ    $0x00, R9
+	ADCQ    $0x00, R10
+	MOVQ    1488(SP), AX
+
+	// The lengths right after the partial block's MAC blocks.
+	MOVQ    1480(SP), CX
+	SHLQ    $0x04, CX
+	VMOVDQU 64(AX), X12
+	VMOVDQU X12, -16(AX)(CX*1)
+	MOVQ    1464(SP), CX
+	ADDQ    1480(SP), CX
+	CMPQ    CX, $0x10
+	JB      mo_row_t1
+
+	// Open: chain A over the first K-16 blocks (unless the last batch took
+	// them: tX = 0); the last 16 are chain Z.
+	MOVQ  1576(SP), CX
+	TESTQ CX, CX
+	JZ    mo_row_tz_join
+	MOVQ  1472(SP), R15
+	MOVQ  CX, SI
+
+mo_row_tz_loop:
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, R15
+	DECQ  SI
+	JNZ   mo_row_tz_loop
+
+mo_row_tz_join:
+	// h = hA·r^16 + hZ.
+	MOVQ  1544(SP), R11
+	MOVQ  1552(SP), R12
+	MOVQ  1560(SP), R13
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	JMP   mo_row_t_done
+
+	// One chain.
+mo_row_t1:
+	MOVQ  1472(SP), R15
+	MOVQ  1464(SP), SI
+	TESTQ SI, SI
+	JZ    mo_row_t1_fin
+
+mo_row_t1_loop:
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, R15
+	DECQ  SI
+	JNZ   mo_row_t1_loop
+
+mo_row_t1_fin:
+	MOVQ 1488(SP), R15
+	MOVQ 1480(SP), SI
+
+mo_row_t1_fin_loop:
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, R15
+	DECQ  SI
+	JNZ   mo_row_t1_fin_loop
+
+mo_row_t_done:
+	MOVQ       1320(SP), SI
+	MOVQ       1328(SP), DI
+	VPERM2I128 $0x20, Y1, Y0, Y13
+	VPERM2I128 $0x20, Y3, Y2, Y14
+	CMPQ       1512(SP), $0x00
+	JA         rxor_308
+	JE         rfin_309
+	JMP        rnext_310
+
+rfin_309:
+	MOVQ    1488(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_310
+
+rxor_308:
+	VPXOR   (SI), Y13, Y13
+	VPXOR   32(SI), Y14, Y14
+	VMOVDQU Y13, (DI)
+	VMOVDQU Y14, 32(DI)
+
+rnext_310:
+	VPERM2I128 $0x31, Y1, Y0, Y13
+	VPERM2I128 $0x31, Y3, Y2, Y14
+	CMPQ       1512(SP), $0x01
+	JA         rxor_311
+	JE         rfin_312
+	JMP        rnext_313
+
+rfin_312:
+	MOVQ    1488(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_313
+
+rxor_311:
+	VPXOR   64(SI), Y13, Y13
+	VPXOR   96(SI), Y14, Y14
+	VMOVDQU Y13, 64(DI)
+	VMOVDQU Y14, 96(DI)
+
+rnext_313:
+	VPERM2I128 $0x20, Y5, Y4, Y13
+	VPERM2I128 $0x20, Y7, Y6, Y14
+	CMPQ       1512(SP), $0x02
+	JA         rxor_314
+	JE         rfin_315
+	JMP        rnext_316
+
+rfin_315:
+	MOVQ    1488(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_316
+
+rxor_314:
+	VPXOR   128(SI), Y13, Y13
+	VPXOR   160(SI), Y14, Y14
+	VMOVDQU Y13, 128(DI)
+	VMOVDQU Y14, 160(DI)
+
+rnext_316:
+	VPERM2I128 $0x31, Y5, Y4, Y13
+	VPERM2I128 $0x31, Y7, Y6, Y14
+	CMPQ       1512(SP), $0x03
+	JA         rxor_317
+	JE         rfin_318
+	JMP        rnext_319
+
+rfin_318:
+	MOVQ    1488(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_319
+
+rxor_317:
+	VPXOR   192(SI), Y13, Y13
+	VPXOR   224(SI), Y14, Y14
+	VMOVDQU Y13, 192(DI)
+	VMOVDQU Y14, 224(DI)
+
+rnext_319:
+	MOVQ 1312(SP), AX
+	ADDL $0x08, 32(AX)
+	JMP  mo_done
+
+mo_b1row:
+	// Batch 1 as the last batch in the row layout; batch 0's MAC as one chain
+	// (and, for Open, chain Z).
+	MOVQ           1312(SP), AX
+	VBROADCASTI128 sigma<>+0(SB), Y8
+	VBROADCASTI128 (AX), Y9
+	VBROADCASTI128 16(AX), Y10
+	VBROADCASTI128 32(AX), Y11
+	VPADDD         rowLanes<>+0(SB), Y11, Y11
+	VPADDD         rowStep2<>+0(SB), Y11, Y12
+	VMOVDQA        Y8, Y0
+	VMOVDQA        Y9, Y1
+	VMOVDQA        Y10, Y2
+	VMOVDQA        Y11, Y3
+	VMOVDQA        Y8, Y4
+	VMOVDQA        Y9, Y5
+	VMOVDQA        Y10, Y6
+	VMOVDQA        Y12, Y7
+	MOVQ           1336(SP), R15
+	CMPQ           1576(SP), $0x00
+	JL             mo_b1r_noz
+
+	// Open: chain Z, the last 16 MAC blocks of the message (in z), from 0.
+	XORL R11, R11
+	XORL R12, R12
+	XORL R13, R13
+	MOVQ z+112(FP), CX
+	MOVQ CX, 1536(SP)
+	MOVQ $0x00000005, SI
+
+mo_b1r_zrounds:
+	VPADDD  Y1, Y0, Y0
+	ADDQ    (R15), R8
+	ADCQ    8(R15), R9
+	VPADDD  Y5, Y4, Y4
+	ADCQ    $0x01, R10
+	MOVQ    R8, DX
+	VPXOR   Y0, Y3, Y3
+	MULXQ   1352(SP), AX, CX
+	VPXOR   Y4, Y7, Y7
+	MULXQ   1360(SP), R8, R14
+	MOVQ    R9, DX
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	MULXQ   1376(SP), DI, R9
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	ADDQ    DI, AX
+	ADCQ    R9, CX
+	VPADDD  Y3, Y2, Y2
+	MULXQ   1352(SP), DI, R9
+	VPADDD  Y7, Y6, Y6
+	ADDQ    DI, R8
+	ADCQ    R9, R14
+	VPXOR   Y2, Y1, Y1
+	MOVQ    R10, DI
+	IMULQ   1376(SP), DI
+	VPXOR   Y6, Y5, Y5
+	IMULQ   1352(SP), R10
+	VPSLLD  $0x0c, Y1, Y13
+	ADDQ    DI, R8
+	ADCQ    $0x00, R14
+	VPSLLD  $0x0c, Y5, Y14
+	ADDQ    CX, R8
+	VPSRLD  $0x14, Y1, Y1
+	ADCQ    R10, R14
+	MOVQ    R8, R9
+	VPSRLD  $0x14, Y5, Y5
+	MOVQ    AX, R8
+	VPXOR   Y13, Y1, Y1
+	MOVQ    R14, R10
+	SHRQ    $0x02, R14
+	VPXOR   Y14, Y5, Y5
+	ANDQ    $0x03, R10
+	VPADDD  Y1, Y0, Y0
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R8
+	VPADDD  Y5, Y4, Y4
+	ADCQ    $0x00, R9
+	ADCQ    $0x00, R10
+	VPXOR   Y0, Y3, Y3
+	MOVQ    1536(SP), AX
+	VPXOR   Y4, Y7, Y7
+	ADDQ    (AX), R11
+	ADCQ    8(AX), R12
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	ADCQ    $0x01, R13
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	MOVQ    R11, DX
+	MULXQ   1352(SP), AX, CX
+	VPADDD  Y3, Y2, Y2
+	MULXQ   1360(SP), R11, R14
+	VPADDD  Y7, Y6, Y6
+	MOVQ    R12, DX
+	MULXQ   1376(SP), DI, R12
+	VPXOR   Y2, Y1, Y1
+	ADDQ    DI, AX
+	VPXOR   Y6, Y5, Y5
+	ADCQ    R12, CX
+	MULXQ   1352(SP), DI, R12
+	VPSLLD  $0x07, Y1, Y13
+	ADDQ    DI, R11
+	ADCQ    R12, R14
+	VPSLLD  $0x07, Y5, Y14
+	MOVQ    R13, DI
+	VPSRLD  $0x19, Y1, Y1
+	IMULQ   1376(SP), DI
+	IMULQ   1352(SP), R13
+	VPSRLD  $0x19, Y5, Y5
+	ADDQ    DI, R11
+	VPXOR   Y13, Y1, Y1
+	ADCQ    $0x00, R14
+	ADDQ    CX, R11
+	VPXOR   Y14, Y5, Y5
+	ADCQ    R13, R14
+	VPSHUFD $0x93, Y0, Y0
+	MOVQ    R11, R12
+	MOVQ    AX, R11
+	VPSHUFD $0x39, Y2, Y2
+	MOVQ    R14, R13
+	SHRQ    $0x02, R14
+	VPSHUFD $0x4e, Y3, Y3
+	ANDQ    $0x03, R13
+	VPSHUFD $0x93, Y4, Y4
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R11
+	VPSHUFD $0x39, Y6, Y6
+	ADCQ    $0x00, R12
+	VPSHUFD $0x4e, Y7, Y7
+	ADCQ    $0x00, R13
+	ADDQ    16(R15), R8
+	VPADDD  Y1, Y0, Y0
+	ADCQ    24(R15), R9
+	VPADDD  Y5, Y4, Y4
+	ADCQ    $0x01, R10
+	MOVQ    R8, DX
+	VPXOR   Y0, Y3, Y3
+	MULXQ   1352(SP), AX, CX
+	VPXOR   Y4, Y7, Y7
+	MULXQ   1360(SP), R8, R14
+	MOVQ    R9, DX
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	MULXQ   1376(SP), DI, R9
+	ADDQ    DI, AX
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	ADCQ    R9, CX
+	VPADDD  Y3, Y2, Y2
+	MULXQ   1352(SP), DI, R9
+	ADDQ    DI, R8
+	VPADDD  Y7, Y6, Y6
+	ADCQ    R9, R14
+	VPXOR   Y2, Y1, Y1
+	MOVQ    R10, DI
+	IMULQ   1376(SP), DI
+	VPXOR   Y6, Y5, Y5
+	IMULQ   1352(SP), R10
+	VPSLLD  $0x0c, Y1, Y13
+	ADDQ    DI, R8
+	ADCQ    $0x00, R14
+	VPSLLD  $0x0c, Y5, Y14
+	ADDQ    CX, R8
+	VPSRLD  $0x14, Y1, Y1
+	ADCQ    R10, R14
+	MOVQ    R8, R9
+	VPSRLD  $0x14, Y5, Y5
+	MOVQ    AX, R8
+	MOVQ    R14, R10
+	VPXOR   Y13, Y1, Y1
+	SHRQ    $0x02, R14
+	VPXOR   Y14, Y5, Y5
+	ANDQ    $0x03, R10
+	LEAQ    (R14)(R14*4), R14
+	VPADDD  Y1, Y0, Y0
+	ADDQ    R14, R8
+	VPADDD  Y5, Y4, Y4
+	ADCQ    $0x00, R9
+	ADCQ    $0x00, R10
+	VPXOR   Y0, Y3, Y3
+	MOVQ    1536(SP), AX
+	VPXOR   Y4, Y7, Y7
+	ADDQ    16(AX), R11
+	ADCQ    24(AX), R12
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	ADCQ    $0x01, R13
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	MOVQ    R11, DX
+	MULXQ   1352(SP), AX, CX
+	VPADDD  Y3, Y2, Y2
+	MULXQ   1360(SP), R11, R14
+	MOVQ    R12, DX
+	VPADDD  Y7, Y6, Y6
+	MULXQ   1376(SP), DI, R12
+	VPXOR   Y2, Y1, Y1
+	ADDQ    DI, AX
+	ADCQ    R12, CX
+	VPXOR   Y6, Y5, Y5
+	MULXQ   1352(SP), DI, R12
+	VPSLLD  $0x07, Y1, Y13
+	ADDQ    DI, R11
+	ADCQ    R12, R14
+	VPSLLD  $0x07, Y5, Y14
+	MOVQ    R13, DI
+	VPSRLD  $0x19, Y1, Y1
+	IMULQ   1376(SP), DI
+	IMULQ   1352(SP), R13
+	VPSRLD  $0x19, Y5, Y5
+	ADDQ    DI, R11
+	ADCQ    $0x00, R14
+	VPXOR   Y13, Y1, Y1
+	ADDQ    CX, R11
+	VPXOR   Y14, Y5, Y5
+	ADCQ    R13, R14
+	MOVQ    R11, R12
+	VPSHUFD $0x39, Y0, Y0
+	MOVQ    AX, R11
+	VPSHUFD $0x93, Y2, Y2
+	MOVQ    R14, R13
+	SHRQ    $0x02, R14
+	VPSHUFD $0x4e, Y3, Y3
+	ANDQ    $0x03, R13
+	VPSHUFD $0x39, Y4, Y4
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R11
+	VPSHUFD $0x93, Y6, Y6
+	ADCQ    $0x00, R12
+	VPSHUFD $0x4e, Y7, Y7
+	ADCQ    $0x00, R13
+	ADDQ    32(R15), R8
+	VPADDD  Y1, Y0, Y0
+	ADCQ    40(R15), R9
+	ADCQ    $0x01, R10
+	VPADDD  Y5, Y4, Y4
+	MOVQ    R8, DX
+	VPXOR   Y0, Y3, Y3
+	MULXQ   1352(SP), AX, CX
+	MULXQ   1360(SP), R8, R14
+	VPXOR   Y4, Y7, Y7
+	MOVQ    R9, DX
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	MULXQ   1376(SP), DI, R9
+	ADDQ    DI, AX
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	ADCQ    R9, CX
+	VPADDD  Y3, Y2, Y2
+	MULXQ   1352(SP), DI, R9
+	ADDQ    DI, R8
+	VPADDD  Y7, Y6, Y6
+	ADCQ    R9, R14
+	VPXOR   Y2, Y1, Y1
+	MOVQ    R10, DI
+	IMULQ   1376(SP), DI
+	VPXOR   Y6, Y5, Y5
+	IMULQ   1352(SP), R10
+	ADDQ    DI, R8
+	VPSLLD  $0x0c, Y1, Y13
+	ADCQ    $0x00, R14
+	VPSLLD  $0x0c, Y5, Y14
+	ADDQ    CX, R8
+	ADCQ    R10, R14
+	VPSRLD  $0x14, Y1, Y1
+	MOVQ    R8, R9
+	VPSRLD  $0x14, Y5, Y5
+	MOVQ    AX, R8
+	MOVQ    R14, R10
+	VPXOR   Y13, Y1, Y1
+	SHRQ    $0x02, R14
+	VPXOR   Y14, Y5, Y5
+	ANDQ    $0x03, R10
+	LEAQ    (R14)(R14*4), R14
+	VPADDD  Y1, Y0, Y0
+	ADDQ    R14, R8
+	ADCQ    $0x00, R9
+	VPADDD  Y5, Y4, Y4
+	ADCQ    $0x00, R10
+	VPXOR   Y0, Y3, Y3
+	MOVQ    1536(SP), AX
+	ADDQ    32(AX), R11
+	VPXOR   Y4, Y7, Y7
+	ADCQ    40(AX), R12
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	ADCQ    $0x01, R13
+	MOVQ    R11, DX
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	MULXQ   1352(SP), AX, CX
+	VPADDD  Y3, Y2, Y2
+	MULXQ   1360(SP), R11, R14
+	MOVQ    R12, DX
+	VPADDD  Y7, Y6, Y6
+	MULXQ   1376(SP), DI, R12
+	VPXOR   Y2, Y1, Y1
+	ADDQ    DI, AX
+	ADCQ    R12, CX
+	VPXOR   Y6, Y5, Y5
+	MULXQ   1352(SP), DI, R12
+	ADDQ    DI, R11
+	VPSLLD  $0x07, Y1, Y13
+	ADCQ    R12, R14
+	VPSLLD  $0x07, Y5, Y14
+	MOVQ    R13, DI
+	IMULQ   1376(SP), DI
+	VPSRLD  $0x19, Y1, Y1
+	IMULQ   1352(SP), R13
+	VPSRLD  $0x19, Y5, Y5
+	ADDQ    DI, R11
+	ADCQ    $0x00, R14
+	VPXOR   Y13, Y1, Y1
+	ADDQ    CX, R11
+	VPXOR   Y14, Y5, Y5
+	ADCQ    R13, R14
+	MOVQ    R11, R12
+	VPSHUFD $0x93, Y0, Y0
+	MOVQ    AX, R11
+	VPSHUFD $0x39, Y2, Y2
+	MOVQ    R14, R13
+	SHRQ    $0x02, R14
+	VPSHUFD $0x4e, Y3, Y3
+	ANDQ    $0x03, R13
+	LEAQ    (R14)(R14*4), R14
+	VPSHUFD $0x93, Y4, Y4
+	ADDQ    R14, R11
+	VPSHUFD $0x39, Y6, Y6
+	ADCQ    $0x00, R12
+	ADCQ    $0x00, R13
+	VPSHUFD $0x4e, Y7, Y7
+	ADDQ    48(R15), R8
+	VPADDD  Y1, Y0, Y0
+	ADCQ    56(R15), R9
+	ADCQ    $0x01, R10
+	VPADDD  Y5, Y4, Y4
+	MOVQ    R8, DX
+	VPXOR   Y0, Y3, Y3
+	MULXQ   1352(SP), AX, CX
+	MULXQ   1360(SP), R8, R14
+	VPXOR   Y4, Y7, Y7
+	MOVQ    R9, DX
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	MULXQ   1376(SP), DI, R9
+	ADDQ    DI, AX
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	ADCQ    R9, CX
+	MULXQ   1352(SP), DI, R9
+	VPADDD  Y3, Y2, Y2
+	ADDQ    DI, R8
+	VPADDD  Y7, Y6, Y6
+	ADCQ    R9, R14
+	MOVQ    R10, DI
+	VPXOR   Y2, Y1, Y1
+	IMULQ   1376(SP), DI
+	VPXOR   Y6, Y5, Y5
+	IMULQ   1352(SP), R10
+	ADDQ    DI, R8
+	VPSLLD  $0x0c, Y1, Y13
+	ADCQ    $0x00, R14
+	VPSLLD  $0x0c, Y5, Y14
+	ADDQ    CX, R8
+	ADCQ    R10, R14
+	VPSRLD  $0x14, Y1, Y1
+	MOVQ    R8, R9
+	MOVQ    AX, R8
+	VPSRLD  $0x14, Y5, Y5
+	MOVQ    R14, R10
+	VPXOR   Y13, Y1, Y1
+	SHRQ    $0x02, R14
+	ANDQ    $0x03, R10
+	VPXOR   Y14, Y5, Y5
+	LEAQ    (R14)(R14*4), R14
+	VPADDD  Y1, Y0, Y0
+	ADDQ    R14, R8
+	ADCQ    $0x00, R9
+	VPADDD  Y5, Y4, Y4
+	ADCQ    $0x00, R10
+	VPXOR   Y0, Y3, Y3
+	ADDQ    64(R15), R8
+	ADCQ    72(R15), R9
+	VPXOR   Y4, Y7, Y7
+	ADCQ    $0x01, R10
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	MOVQ    R8, DX
+	MULXQ   1352(SP), AX, CX
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	MULXQ   1360(SP), R8, R14
+	MOVQ    R9, DX
+	VPADDD  Y3, Y2, Y2
+	MULXQ   1376(SP), DI, R9
+	VPADDD  Y7, Y6, Y6
+	ADDQ    DI, AX
+	ADCQ    R9, CX
+	VPXOR   Y2, Y1, Y1
+	MULXQ   1352(SP), DI, R9
+	VPXOR   Y6, Y5, Y5
+	ADDQ    DI, R8
+	ADCQ    R9, R14
+	VPSLLD  $0x07, Y1, Y13
+	MOVQ    R10, DI
+	VPSLLD  $0x07, Y5, Y14
+	IMULQ   1376(SP), DI
+	IMULQ   1352(SP), R10
+	VPSRLD  $0x19, Y1, Y1
+	ADDQ    DI, R8
+	VPSRLD  $0x19, Y5, Y5
+	ADCQ    $0x00, R14
+	ADDQ    CX, R8
+	VPXOR   Y13, Y1, Y1
+	ADCQ    R10, R14
+	MOVQ    R8, R9
+	VPXOR   Y14, Y5, Y5
+	MOVQ    AX, R8
+	VPSHUFD $0x39, Y0, Y0
+	MOVQ    R14, R10
+	SHRQ    $0x02, R14
+	VPSHUFD $0x93, Y2, Y2
+	ANDQ    $0x03, R10
+	VPSHUFD $0x4e, Y3, Y3
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R8
+	VPSHUFD $0x39, Y4, Y4
+	ADCQ    $0x00, R9
+	VPSHUFD $0x93, Y6, Y6
+	ADCQ    $0x00, R10
+	LEAQ    80(R15), R15
+	VPSHUFD $0x4e, Y7, Y7
+	ADDQ    $0x30, 1536(SP)
+	DECQ    SI
+	JNZ     mo_b1r_zrounds
+
+	// The last blocks of the chains, before any store.
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  16(R15), R8
+	ADCQ  24(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  32(R15), R8
+	ADCQ  40(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  1536(SP), AX
+	ADDQ  (AX), R11
+	ADCQ  8(AX), R12
+	ADCQ  $0x01, R13
+	MOVQ  R11, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R11, R14
+	MOVQ  R12, DX
+	MULXQ 1376(SP), DI, R12
+	ADDQ  DI, AX
+	ADCQ  R12, CX
+	MULXQ 1352(SP), DI, R12
+	ADDQ  DI, R11
+	ADCQ  R12, R14
+	MOVQ  R13, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R13
+	ADDQ  DI, R11
+	ADCQ  $0x00, R14
+	ADDQ  CX, R11
+	ADCQ  R13, R14
+	MOVQ  R11, R12
+	MOVQ  AX, R11
+	MOVQ  R14, R13
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R13
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R11
+	ADCQ  $0x00, R12
+	ADCQ  $0x00, R13
+	MOVQ  R11, 1544(SP)
+	MOVQ  R12, 1552(SP)
+	MOVQ  R13, 1560(SP)
+	JMP   mo_b1r_macd
+
+mo_b1r_noz:
+	MOVQ $0x00000005, SI
+
+mo_b1r_rounds:
+	VPADDD  Y1, Y0, Y0
+	ADDQ    (R15), R8
+	VPADDD  Y5, Y4, Y4
+	ADCQ    8(R15), R9
+	VPXOR   Y0, Y3, Y3
+	ADCQ    $0x01, R10
+	VPXOR   Y4, Y7, Y7
+	MOVQ    R8, DX
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	MULXQ   1352(SP), AX, CX
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	MULXQ   1360(SP), R8, R14
+	VPADDD  Y3, Y2, Y2
+	MOVQ    R9, DX
+	VPADDD  Y7, Y6, Y6
+	MULXQ   1376(SP), DI, R9
+	VPXOR   Y2, Y1, Y1
+	ADDQ    DI, AX
+	VPXOR   Y6, Y5, Y5
+	ADCQ    R9, CX
+	VPSLLD  $0x0c, Y1, Y13
+	MULXQ   1352(SP), DI, R9
+	VPSLLD  $0x0c, Y5, Y14
+	ADDQ    DI, R8
+	VPSRLD  $0x14, Y1, Y1
+	ADCQ    R9, R14
+	VPSRLD  $0x14, Y5, Y5
+	MOVQ    R10, DI
+	VPXOR   Y13, Y1, Y1
+	IMULQ   1376(SP), DI
+	VPXOR   Y14, Y5, Y5
+	IMULQ   1352(SP), R10
+	VPADDD  Y1, Y0, Y0
+	ADDQ    DI, R8
+	VPADDD  Y5, Y4, Y4
+	ADCQ    $0x00, R14
+	VPXOR   Y0, Y3, Y3
+	ADDQ    CX, R8
+	VPXOR   Y4, Y7, Y7
+	ADCQ    R10, R14
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	MOVQ    R8, R9
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	MOVQ    AX, R8
+	VPADDD  Y3, Y2, Y2
+	MOVQ    R14, R10
+	VPADDD  Y7, Y6, Y6
+	SHRQ    $0x02, R14
+	VPXOR   Y2, Y1, Y1
+	ANDQ    $0x03, R10
+	VPXOR   Y6, Y5, Y5
+	VPSLLD  $0x07, Y1, Y13
+	LEAQ    (R14)(R14*4), R14
+	VPSLLD  $0x07, Y5, Y14
+	ADDQ    R14, R8
+	VPSRLD  $0x19, Y1, Y1
+	ADCQ    $0x00, R9
+	VPSRLD  $0x19, Y5, Y5
+	ADCQ    $0x00, R10
+	VPXOR   Y13, Y1, Y1
+	ADDQ    16(R15), R8
+	VPXOR   Y14, Y5, Y5
+	ADCQ    24(R15), R9
+	VPSHUFD $0x93, Y0, Y0
+	ADCQ    $0x01, R10
+	VPSHUFD $0x39, Y2, Y2
+	MOVQ    R8, DX
+	VPSHUFD $0x4e, Y3, Y3
+	MULXQ   1352(SP), AX, CX
+	VPSHUFD $0x93, Y4, Y4
+	MULXQ   1360(SP), R8, R14
+	VPSHUFD $0x39, Y6, Y6
+	MOVQ    R9, DX
+	VPSHUFD $0x4e, Y7, Y7
+	MULXQ   1376(SP), DI, R9
+	VPADDD  Y1, Y0, Y0
+	ADDQ    DI, AX
+	VPADDD  Y5, Y4, Y4
+	ADCQ    R9, CX
+	VPXOR   Y0, Y3, Y3
+	MULXQ   1352(SP), DI, R9
+	VPXOR   Y4, Y7, Y7
+	ADDQ    DI, R8
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	ADCQ    R9, R14
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	MOVQ    R10, DI
+	VPADDD  Y3, Y2, Y2
+	IMULQ   1376(SP), DI
+	VPADDD  Y7, Y6, Y6
+	IMULQ   1352(SP), R10
+	VPXOR   Y2, Y1, Y1
+	ADDQ    DI, R8
+	VPXOR   Y6, Y5, Y5
+	ADCQ    $0x00, R14
+	VPSLLD  $0x0c, Y1, Y13
+	ADDQ    CX, R8
+	VPSLLD  $0x0c, Y5, Y14
+	ADCQ    R10, R14
+	VPSRLD  $0x14, Y1, Y1
+	VPSRLD  $0x14, Y5, Y5
+	MOVQ    R8, R9
+	VPXOR   Y13, Y1, Y1
+	MOVQ    AX, R8
+	VPXOR   Y14, Y5, Y5
+	MOVQ    R14, R10
+	VPADDD  Y1, Y0, Y0
+	SHRQ    $0x02, R14
+	VPADDD  Y5, Y4, Y4
+	ANDQ    $0x03, R10
+	VPXOR   Y0, Y3, Y3
+	LEAQ    (R14)(R14*4), R14
+	VPXOR   Y4, Y7, Y7
+	ADDQ    R14, R8
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	ADCQ    $0x00, R9
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	ADCQ    $0x00, R10
+	VPADDD  Y3, Y2, Y2
+	ADDQ    32(R15), R8
+	VPADDD  Y7, Y6, Y6
+	ADCQ    40(R15), R9
+	VPXOR   Y2, Y1, Y1
+	ADCQ    $0x01, R10
+	VPXOR   Y6, Y5, Y5
+	MOVQ    R8, DX
+	VPSLLD  $0x07, Y1, Y13
+	MULXQ   1352(SP), AX, CX
+	VPSLLD  $0x07, Y5, Y14
+	MULXQ   1360(SP), R8, R14
+	VPSRLD  $0x19, Y1, Y1
+	MOVQ    R9, DX
+	VPSRLD  $0x19, Y5, Y5
+	MULXQ   1376(SP), DI, R9
+	VPXOR   Y13, Y1, Y1
+	ADDQ    DI, AX
+	VPXOR   Y14, Y5, Y5
+	ADCQ    R9, CX
+	VPSHUFD $0x39, Y0, Y0
+	MULXQ   1352(SP), DI, R9
+	VPSHUFD $0x93, Y2, Y2
+	ADDQ    DI, R8
+	VPSHUFD $0x4e, Y3, Y3
+	ADCQ    R9, R14
+	VPSHUFD $0x39, Y4, Y4
+	MOVQ    R10, DI
+	VPSHUFD $0x93, Y6, Y6
+	IMULQ   1376(SP), DI
+	VPSHUFD $0x4e, Y7, Y7
+	VPADDD  Y1, Y0, Y0
+	IMULQ   1352(SP), R10
+	VPADDD  Y5, Y4, Y4
+	ADDQ    DI, R8
+	VPXOR   Y0, Y3, Y3
+	ADCQ    $0x00, R14
+	VPXOR   Y4, Y7, Y7
+	ADDQ    CX, R8
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	ADCQ    R10, R14
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	MOVQ    R8, R9
+	VPADDD  Y3, Y2, Y2
+	MOVQ    AX, R8
+	VPADDD  Y7, Y6, Y6
+	MOVQ    R14, R10
+	VPXOR   Y2, Y1, Y1
+	SHRQ    $0x02, R14
+	VPXOR   Y6, Y5, Y5
+	ANDQ    $0x03, R10
+	VPSLLD  $0x0c, Y1, Y13
+	LEAQ    (R14)(R14*4), R14
+	VPSLLD  $0x0c, Y5, Y14
+	ADDQ    R14, R8
+	VPSRLD  $0x14, Y1, Y1
+	ADCQ    $0x00, R9
+	VPSRLD  $0x14, Y5, Y5
+	ADCQ    $0x00, R10
+	VPXOR   Y13, Y1, Y1
+	ADDQ    48(R15), R8
+	VPXOR   Y14, Y5, Y5
+	ADCQ    56(R15), R9
+	VPADDD  Y1, Y0, Y0
+	ADCQ    $0x01, R10
+	VPADDD  Y5, Y4, Y4
+	MOVQ    R8, DX
+	VPXOR   Y0, Y3, Y3
+	MULXQ   1352(SP), AX, CX
+	VPXOR   Y4, Y7, Y7
+	MULXQ   1360(SP), R8, R14
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	MOVQ    R9, DX
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	MULXQ   1376(SP), DI, R9
+	VPADDD  Y3, Y2, Y2
+	ADDQ    DI, AX
+	VPADDD  Y7, Y6, Y6
+	ADCQ    R9, CX
+	VPXOR   Y2, Y1, Y1
+	MULXQ   1352(SP), DI, R9
+	VPXOR   Y6, Y5, Y5
+	VPSLLD  $0x07, Y1, Y13
+	ADDQ    DI, R8
+	VPSLLD  $0x07, Y5, Y14
+	ADCQ    R9, R14
+	VPSRLD  $0x19, Y1, Y1
+	MOVQ    R10, DI
+	VPSRLD  $0x19, Y5, Y5
+	IMULQ   1376(SP), DI
+	VPXOR   Y13, Y1, Y1
+	IMULQ   1352(SP), R10
+	VPXOR   Y14, Y5, Y5
+	ADDQ    DI, R8
+	VPSHUFD $0x93, Y0, Y0
+	ADCQ    $0x00, R14
+	VPSHUFD $0x39, Y2, Y2
+	ADDQ    CX, R8
+	VPSHUFD $0x4e, Y3, Y3
+	ADCQ    R10, R14
+	VPSHUFD $0x93, Y4, Y4
+	MOVQ    R8, R9
+	VPSHUFD $0x39, Y6, Y6
+	MOVQ    AX, R8
+	VPSHUFD $0x4e, Y7, Y7
+	MOVQ    R14, R10
+	VPADDD  Y1, Y0, Y0
+	SHRQ    $0x02, R14
+	VPADDD  Y5, Y4, Y4
+	ANDQ    $0x03, R10
+	VPXOR   Y0, Y3, Y3
+	LEAQ    (R14)(R14*4), R14
+	VPXOR   Y4, Y7, Y7
+	ADDQ    R14, R8
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	ADCQ    $0x00, R9
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	ADCQ    $0x00, R10
+	VPADDD  Y3, Y2, Y2
+	ADDQ    64(R15), R8
+	VPADDD  Y7, Y6, Y6
+	ADCQ    72(R15), R9
+	VPXOR   Y2, Y1, Y1
+	ADCQ    $0x01, R10
+	VPXOR   Y6, Y5, Y5
+	MOVQ    R8, DX
+	VPSLLD  $0x0c, Y1, Y13
+	MULXQ   1352(SP), AX, CX
+	VPSLLD  $0x0c, Y5, Y14
+	MULXQ   1360(SP), R8, R14
+	VPSRLD  $0x14, Y1, Y1
+	VPSRLD  $0x14, Y5, Y5
+	MOVQ    R9, DX
+	VPXOR   Y13, Y1, Y1
+	MULXQ   1376(SP), DI, R9
+	VPXOR   Y14, Y5, Y5
+	ADDQ    DI, AX
+	VPADDD  Y1, Y0, Y0
+	ADCQ    R9, CX
+	VPADDD  Y5, Y4, Y4
+	MULXQ   1352(SP), DI, R9
+	VPXOR   Y0, Y3, Y3
+	ADDQ    DI, R8
+	VPXOR   Y4, Y7, Y7
+	ADCQ    R9, R14
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	MOVQ    R10, DI
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	IMULQ   1376(SP), DI
+	VPADDD  Y3, Y2, Y2
+	IMULQ   1352(SP), R10
+	VPADDD  Y7, Y6, Y6
+	ADDQ    DI, R8
+	VPXOR   Y2, Y1, Y1
+	ADCQ    $0x00, R14
+	VPXOR   Y6, Y5, Y5
+	ADDQ    CX, R8
+	VPSLLD  $0x07, Y1, Y13
+	ADCQ    R10, R14
+	VPSLLD  $0x07, Y5, Y14
+	MOVQ    R8, R9
+	VPSRLD  $0x19, Y1, Y1
+	MOVQ    AX, R8
+	VPSRLD  $0x19, Y5, Y5
+	MOVQ    R14, R10
+	VPXOR   Y13, Y1, Y1
+	SHRQ    $0x02, R14
+	VPXOR   Y14, Y5, Y5
+	ANDQ    $0x03, R10
+	VPSHUFD $0x39, Y0, Y0
+	LEAQ    (R14)(R14*4), R14
+	VPSHUFD $0x93, Y2, Y2
+	ADDQ    R14, R8
+	VPSHUFD $0x4e, Y3, Y3
+	ADCQ    $0x00, R9
+	VPSHUFD $0x39, Y4, Y4
+	ADCQ    $0x00, R10
+	VPSHUFD $0x93, Y6, Y6
+	LEAQ    80(R15), R15
+	VPSHUFD $0x4e, Y7, Y7
+	DECQ    SI
+	JNZ     mo_b1r_rounds
+
+	// The last blocks of the chains, before any store.
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  16(R15), R8
+	ADCQ  24(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  32(R15), R8
+	ADCQ  40(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+
+mo_b1r_macd:
+	// Add the input rows.
+	VPADDD Y8, Y0, Y0
+	VPADDD Y9, Y1, Y1
+	VPADDD Y10, Y2, Y2
+	VPADDD Y11, Y3, Y3
+	VPADDD Y8, Y4, Y4
+	VPADDD Y9, Y5, Y5
+	VPADDD Y10, Y6, Y6
+	VPADDD Y12, Y7, Y7
+
+	// Open: the previous batch's plaintext, now that its ciphertext is MACed.
+	MOVQ    1320(SP), SI
+	MOVQ    1328(SP), DI
+	LEAQ    768(BX), CX
+	VMOVDQU 64(CX), Y12
+	VPXOR   -448(SI), Y12, Y12
+	VMOVDQU Y12, -448(DI)
+	VMOVDQU 96(CX), Y13
+	VPXOR   -416(SI), Y13, Y13
+	VMOVDQU Y13, -416(DI)
+	VMOVDQU 128(CX), Y14
+	VPXOR   -384(SI), Y14, Y14
+	VMOVDQU Y14, -384(DI)
+	VMOVDQU 160(CX), Y15
+	VPXOR   -352(SI), Y15, Y15
+	VMOVDQU Y15, -352(DI)
+	VMOVDQU 192(CX), Y12
+	VPXOR   -320(SI), Y12, Y12
+	VMOVDQU Y12, -320(DI)
+	VMOVDQU 224(CX), Y13
+	VPXOR   -288(SI), Y13, Y13
+	VMOVDQU Y13, -288(DI)
+	VMOVDQU 256(CX), Y14
+	VPXOR   -256(SI), Y14, Y14
+	VMOVDQU Y14, -256(DI)
+	VMOVDQU 288(CX), Y15
+	VPXOR   -224(SI), Y15, Y15
+	VMOVDQU Y15, -224(DI)
+	VMOVDQU 320(CX), Y12
+	VPXOR   -192(SI), Y12, Y12
+	VMOVDQU Y12, -192(DI)
+	VMOVDQU 352(CX), Y13
+	VPXOR   -160(SI), Y13, Y13
+	VMOVDQU Y13, -160(DI)
+	VMOVDQU 384(CX), Y14
+	VPXOR   -128(SI), Y14, Y14
+	VMOVDQU Y14, -128(DI)
+	VMOVDQU 416(CX), Y15
+	VPXOR   -96(SI), Y15, Y15
+	VMOVDQU Y15, -96(DI)
+	VMOVDQU 448(CX), Y12
+	VPXOR   -64(SI), Y12, Y12
+	VMOVDQU Y12, -64(DI)
+	VMOVDQU 480(CX), Y13
+	VPXOR   -32(SI), Y13, Y13
+	VMOVDQU Y13, -32(DI)
+	CMPQ    1576(SP), $0x00
+	JL      nopow_320
+	MOVQ    R8, 1408(SP)
+	MOVQ    R9, 1416(SP)
+	MOVQ    R10, 1424(SP)
+	MOVQ    1384(SP), R8
+	XORL    R11, R11
+	MOVQ    1392(SP), R9
+	XORL    R12, R12
+	MOVQ    1400(SP), R10
+	XORL    R13, R13
+	XORL    CX, CX
+	XORL    R14, R14
+	MOVQ    R8, DX
+	MULXQ   1384(SP), R15, AX
+	ADDQ    R15, R11
+	ADCQ    AX, R12
+	ADCQ    $0x00, R13
+	ADCQ    $0x00, CX
+	ADCQ    $0x00, R14
+	MULXQ   1392(SP), R15, AX
+	ADDQ    R15, R12
+	ADCQ    AX, R13
+	ADCQ    $0x00, CX
+	ADCQ    $0x00, R14
+	MULXQ   1400(SP), R15, AX
+	ADDQ    R15, R13
+	ADCQ    AX, CX
+	ADCQ    $0x00, R14
+	MOVQ    R9, DX
+	MULXQ   1384(SP), R15, AX
+	ADDQ    R15, R12
+	ADCQ    AX, R13
+	ADCQ    $0x00, CX
+	ADCQ    $0x00, R14
+	MULXQ   1392(SP), R15, AX
+	ADDQ    R15, R13
+	ADCQ    AX, CX
+	ADCQ    $0x00, R14
+	MULXQ   1400(SP), R15, AX
+	ADDQ    R15, CX
+	ADCQ    AX, R14
+	MOVQ    R10, DX
+	MULXQ   1384(SP), R15, AX
+	ADDQ    R15, R13
+	ADCQ    AX, CX
+	ADCQ    $0x00, R14
+	MULXQ   1392(SP), R15, AX
+	ADDQ    R15, CX
+	ADCQ    AX, R14
+	MULXQ   1400(SP), R15, AX
+	ADDQ    R15, R14
+	MOVQ    R11, R8
+	MOVQ    R12, R9
+	MOVQ    R13, R10
+	ANDQ    $0x03, R10
+	ANDQ    $-4, R13
+	ADDQ    R13, R8
+	ADCQ    CX, R9
+	ADCQ    R14, R10
+	SHRQ    $0x02, CX, R13
+	SHRQ    $0x02, R14, CX
+	SHRQ    $0x02, R14
+	ADDQ    R13, R8
+	ADCQ    CX, R9
+	ADCQ    R14, R10
+	MOVQ    R10, R15
+	SHRQ    $0x02, R15
+	ANDQ    $0x03, R10
+	LEAQ    (R15)(R15*4), AX
+	ADDQ    AX, R8
+	ADCQ    $0x00, R9
+	ADCQ    $0x00, R10
+	MOVQ    R8, 1384(SP)
+	MOVQ    R9, 1392(SP)
+	MOVQ    R10, 1400(SP)
+	MOVQ    1384(SP), R8
+	XORL    R11, R11
+	MOVQ    1392(SP), R9
+	XORL    R12, R12
+	MOVQ    1400(SP), R10
+	XORL    R13, R13
+	XORL    CX, CX
+	XORL    R14, R14
+	MOVQ    R8, DX
+	MULXQ   1384(SP), R15, AX
+	ADDQ    R15, R11
+	ADCQ    AX, R12
+	ADCQ    $0x00, R13
+	ADCQ    $0x00, CX
+	ADCQ    $0x00, R14
+	MULXQ   1392(SP), R15, AX
+	ADDQ    R15, R12
+	ADCQ    AX, R13
+	ADCQ    $0x00, CX
+	ADCQ    $0x00, R14
+	MULXQ   1400(SP), R15, AX
+	ADDQ    R15, R13
+	ADCQ    AX, CX
+	ADCQ    $0x00, R14
+	MOVQ    R9, DX
+	MULXQ   1384(SP), R15, AX
+	ADDQ    R15, R12
+	ADCQ    AX, R13
+	ADCQ    $0x00, CX
+	ADCQ    $0x00, R14
+	MULXQ   1392(SP), R15, AX
+	ADDQ    R15, R13
+	ADCQ    AX, CX
+	ADCQ    $0x00, R14
+	MULXQ   1400(SP), R15, AX
+	ADDQ    R15, CX
+	ADCQ    AX, R14
+	MOVQ    R10, DX
+	MULXQ   1384(SP), R15, AX
+	ADDQ    R15, R13
+	ADCQ    AX, CX
+	ADCQ    $0x00, R14
+	MULXQ   1392(SP), R15, AX
+	ADDQ    R15, CX
+	ADCQ    AX, R14
+	MULXQ   1400(SP), R15, AX
+	ADDQ    R15, R14
+	MOVQ    R11, R8
+	MOVQ    R12, R9
+	MOVQ    R13, R10
+	ANDQ    $0x03, R10
+	ANDQ    $-4, R13
+	ADDQ    R13, R8
+	ADCQ    CX, R9
+	ADCQ    R14, R10
+	SHRQ    $0x02, CX, R13
+	SHRQ    $0x02, R14, CX
+	SHRQ    $0x02, R14
+	ADDQ    R13, R8
+	ADCQ    CX, R9
+	ADCQ    R14, R10
+	MOVQ    R10, R15
+	SHRQ    $0x02, R15
+	ANDQ    $0x03, R10
+	LEAQ    (R15)(R15*4), AX
+	ADDQ    AX, R8
+	ADCQ    $0x00, R9
+	ADCQ    $0x00, R10
+	MOVQ    R8, 1384(SP)
+	MOVQ    R9, 1392(SP)
+	MOVQ    R10, 1400(SP)
+	MOVQ    1384(SP), R8
+	XORL    R11, R11
+	MOVQ    1392(SP), R9
+	XORL    R12, R12
+	MOVQ    1400(SP), R10
+	XORL    R13, R13
+	XORL    CX, CX
+	XORL    R14, R14
+	MOVQ    R8, DX
+	MULXQ   1384(SP), R15, AX
+	ADDQ    R15, R11
+	ADCQ    AX, R12
+	ADCQ    $0x00, R13
+	ADCQ    $0x00, CX
+	ADCQ    $0x00, R14
+	MULXQ   1392(SP), R15, AX
+	ADDQ    R15, R12
+	ADCQ    AX, R13
+	ADCQ    $0x00, CX
+	ADCQ    $0x00, R14
+	MULXQ   1400(SP), R15, AX
+	ADDQ    R15, R13
+	ADCQ    AX, CX
+	ADCQ    $0x00, R14
+	MOVQ    R9, DX
+	MULXQ   1384(SP), R15, AX
+	ADDQ    R15, R12
+	ADCQ    AX, R13
+	ADCQ    $0x00, CX
+	ADCQ    $0x00, R14
+	MULXQ   1392(SP), R15, AX
+	ADDQ    R15, R13
+	ADCQ    AX, CX
+	ADCQ    $0x00, R14
+	MULXQ   1400(SP), R15, AX
+	ADDQ    R15, CX
+	ADCQ    AX, R14
+	MOVQ    R10, DX
+	MULXQ   1384(SP), R15, AX
+	ADDQ    R15, R13
+	ADCQ    AX, CX
+	ADCQ    $0x00, R14
+	MULXQ   1392(SP), R15, AX
+	ADDQ    R15, CX
+	ADCQ    AX, R14
+	MULXQ   1400(SP), R15, AX
+	ADDQ    R15, R14
+	MOVQ    R11, R8
+	MOVQ    R12, R9
+	MOVQ    R13, R10
+	ANDQ    $0x03, R10
+	ANDQ    $-4, R13
+	ADDQ    R13, R8
+	ADCQ    CX, R9
+	ADCQ    R14, R10
+	SHRQ    $0x02, CX, R13
+	SHRQ    $0x02, R14, CX
+	SHRQ    $0x02, R14
+	ADDQ    R13, R8
+	ADCQ    CX, R9
+	ADCQ    R14, R10
+	MOVQ    R10, R15
+	SHRQ    $0x02, R15
+	ANDQ    $0x03, R10
+	LEAQ    (R15)(R15*4), AX
+	ADDQ    AX, R8
+	ADCQ    $0x00, R9
+	ADCQ    $0x00, R10
+	MOVQ    R8, 1384(SP)
+	MOVQ    R9, 1392(SP)
+	MOVQ    R10, 1400(SP)
+	MOVQ    1384(SP), R8
+	XORL    R11, R11
+	MOVQ    1392(SP), R9
+	XORL    R12, R12
+	MOVQ    1400(SP), R10
+	XORL    R13, R13
+	XORL    CX, CX
+	XORL    R14, R14
+	MOVQ    R8, DX
+	MULXQ   1384(SP), R15, AX
+	ADDQ    R15, R11
+	ADCQ    AX, R12
+	ADCQ    $0x00, R13
+	ADCQ    $0x00, CX
+	ADCQ    $0x00, R14
+	MULXQ   1392(SP), R15, AX
+	ADDQ    R15, R12
+	ADCQ    AX, R13
+	ADCQ    $0x00, CX
+	ADCQ    $0x00, R14
+	MULXQ   1400(SP), R15, AX
+	ADDQ    R15, R13
+	ADCQ    AX, CX
+	ADCQ    $0x00, R14
+	MOVQ    R9, DX
+	MULXQ   1384(SP), R15, AX
+	ADDQ    R15, R12
+	ADCQ    AX, R13
+	ADCQ    $0x00, CX
+	ADCQ    $0x00, R14
+	MULXQ   1392(SP), R15, AX
+	ADDQ    R15, R13
+	ADCQ    AX, CX
+	ADCQ    $0x00, R14
+	MULXQ   1400(SP), R15, AX
+	ADDQ    R15, CX
+	ADCQ    AX, R14
+	MOVQ    R10, DX
+	MULXQ   1384(SP), R15, AX
+	ADDQ    R15, R13
+	ADCQ    AX, CX
+	ADCQ    $0x00, R14
+	MULXQ   1392(SP), R15, AX
+	ADDQ    R15, CX
+	ADCQ    AX, R14
+	MULXQ   1400(SP), R15, AX
+	ADDQ    R15, R14
+	MOVQ    R11, R8
+	MOVQ    R12, R9
+	MOVQ    R13, R10
+	ANDQ    $0x03, R10
+	ANDQ    $-4, R13
+	ADDQ    R13, R8
+	ADCQ    CX, R9
+	ADCQ    R14, R10
+	SHRQ    $0x02, CX, R13
+	SHRQ    $0x02, R14, CX
+	SHRQ    $0x02, R14
+	ADDQ    R13, R8
+	ADCQ    CX, R9
+	ADCQ    R14, R10
+	MOVQ    R10, R15
+	SHRQ    $0x02, R15
+	ANDQ    $0x03, R10
+	LEAQ    (R15)(R15*4), AX
+	ADDQ    AX, R8
+	ADCQ    $0x00, R9
+	ADCQ    $0x00, R10
+	MOVQ    R8, 1384(SP)
+	MOVQ    R9, 1392(SP)
+	MOVQ    R10, 1400(SP)
+	MOVQ    1408(SP), R8
+	MOVQ    1416(SP), R9
+	MOVQ    1424(SP), R10
+
+nopow_320:
+	MOVQ 1488(SP), AX
+
+	// The lengths right after the partial block's MAC blocks.
+	MOVQ    1480(SP), CX
+	SHLQ    $0x04, CX
+	VMOVDQU 64(AX), X12
+	VMOVDQU X12, -16(AX)(CX*1)
+	MOVQ    1464(SP), CX
+	ADDQ    1480(SP), CX
+	CMPQ    CX, $0x10
+	JB      mo_b1r_t1
+
+	// Open: chain A over the first K-16 blocks (unless the last batch took
+	// them: tX = 0); the last 16 are chain Z.
+	MOVQ  1576(SP), CX
+	TESTQ CX, CX
+	JZ    mo_b1r_tz_join
+	MOVQ  1472(SP), R15
+	MOVQ  CX, SI
+
+mo_b1r_tz_loop:
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, R15
+	DECQ  SI
+	JNZ   mo_b1r_tz_loop
+
+mo_b1r_tz_join:
+	// h = hA·r^16 + hZ.
+	MOVQ  1544(SP), R11
+	MOVQ  1552(SP), R12
+	MOVQ  1560(SP), R13
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	JMP   mo_b1r_t_done
+
+	// One chain.
+mo_b1r_t1:
+	MOVQ  1472(SP), R15
+	MOVQ  1464(SP), SI
+	TESTQ SI, SI
+	JZ    mo_b1r_t1_fin
+
+mo_b1r_t1_loop:
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, R15
+	DECQ  SI
+	JNZ   mo_b1r_t1_loop
+
+mo_b1r_t1_fin:
+	MOVQ 1488(SP), R15
+	MOVQ 1480(SP), SI
+
+mo_b1r_t1_fin_loop:
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, R15
+	DECQ  SI
+	JNZ   mo_b1r_t1_fin_loop
+
+mo_b1r_t_done:
+	MOVQ       1320(SP), SI
+	MOVQ       1328(SP), DI
+	VPERM2I128 $0x20, Y1, Y0, Y13
+	VPERM2I128 $0x20, Y3, Y2, Y14
+	CMPQ       1512(SP), $0x00
+	JA         rxor_321
+	JE         rfin_322
+	JMP        rnext_323
+
+rfin_322:
+	MOVQ    1488(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_323
+
+rxor_321:
+	VPXOR   (SI), Y13, Y13
+	VPXOR   32(SI), Y14, Y14
+	VMOVDQU Y13, (DI)
+	VMOVDQU Y14, 32(DI)
+
+rnext_323:
+	VPERM2I128 $0x31, Y1, Y0, Y13
+	VPERM2I128 $0x31, Y3, Y2, Y14
+	CMPQ       1512(SP), $0x01
+	JA         rxor_324
+	JE         rfin_325
+	JMP        rnext_326
+
+rfin_325:
+	MOVQ    1488(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_326
+
+rxor_324:
+	VPXOR   64(SI), Y13, Y13
+	VPXOR   96(SI), Y14, Y14
+	VMOVDQU Y13, 64(DI)
+	VMOVDQU Y14, 96(DI)
+
+rnext_326:
+	VPERM2I128 $0x20, Y5, Y4, Y13
+	VPERM2I128 $0x20, Y7, Y6, Y14
+	CMPQ       1512(SP), $0x02
+	JA         rxor_327
+	JE         rfin_328
+	JMP        rnext_329
+
+rfin_328:
+	MOVQ    1488(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_329
+
+rxor_327:
+	VPXOR   128(SI), Y13, Y13
+	VPXOR   160(SI), Y14, Y14
+	VMOVDQU Y13, 128(DI)
+	VMOVDQU Y14, 160(DI)
+
+rnext_329:
+	VPERM2I128 $0x31, Y5, Y4, Y13
+	VPERM2I128 $0x31, Y7, Y6, Y14
+	CMPQ       1512(SP), $0x03
+	JA         rxor_330
+	JE         rfin_331
+	JMP        rnext_332
+
+rfin_331:
+	MOVQ    1488(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_332
+
+rxor_330:
+	VPXOR   192(SI), Y13, Y13
+	VPXOR   224(SI), Y14, Y14
+	VMOVDQU Y13, 192(DI)
+	VMOVDQU Y14, 224(DI)
+
+rnext_332:
+	MOVQ 1312(SP), AX
+	ADDL $0x08, 32(AX)
+	JMP  mo_done
+
 DATA maskTail<>+0(SB)/1, $0xff
 DATA maskTail<>+1(SB)/1, $0xff
 DATA maskTail<>+2(SB)/1, $0xff
