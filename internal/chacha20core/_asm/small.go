@@ -53,21 +53,13 @@ import (
 // aeadSmallAVX2 is the same for CPUs without AVX-512 (AVX2 and BMI2), where
 // no masked byte loads exist: the caller copies the message into blk and
 // ad into mac (both zeroed), the kernel ANDs the result with a mask of n
-// bytes from maskTail (so no keystream byte past the message reaches memory),
+// bytes from midMask (so no keystream byte past the message reaches memory),
 // writes it back to blk (Open: only if the tag matches) and builds the MAC
 // input in mac; the rounds are the AVX2 row code's (vecISA.qr).
 
 func genSmall() {
-	maskTail := GLOBL("maskTail", RODATA|NOPTR)
-	for i := 0; i < 128; i++ {
-		b := uint8(0)
-		if i < 64 {
-			b = 0xff
-		}
-		DATA(i, U8(b))
-	}
 	genSmallAVX512()
-	genSmallAVX2(maskTail)
+	genSmallAVX2(midMask) // 64 bytes of 0xff, then 64 zeros (genMidAVX2)
 	genHChaCha20("AVX512", func() { qrLowLatency([]quad{{Y0, Y1, Y2, Y3}}, [][2]VecPhysical{{Y13, Y14}}) })
 	v := vecISA{name: "AVX2", width: 32, avx: true}
 	genHChaCha20("AVX2", func() { v.qr([]quad{{Y0, Y1, Y2, Y3}}, []VecPhysical{Y13}) })
