@@ -66,9 +66,9 @@ func seal(key *[KeySize]byte, nonce []byte, dst, plaintext, ad []byte) []byte {
 }
 
 // open verifies the tag before it decrypts anything, so a forged message
-// never has its plaintext written, even in part, except on the stitched
-// paths (amd64 with AVX2 and BMI2, ciphertexts of 1 KiB and more): there the
-// whole 1 KiB batches are decrypted in the same pass as their MAC, and the
+// never has its plaintext written, even in part, except on the amd64
+// stitched paths (the package documentation lists them): there all or part
+// of the message is decrypted in the same pass as its MAC, and the
 // plaintext written is zeroed if the tag does not verify. Either way dst's
 // new region is all zeros on failure, as x/crypto's is.
 func open(key *[KeySize]byte, nonce []byte, dst, ciphertext, ad []byte) ([]byte, error) {
