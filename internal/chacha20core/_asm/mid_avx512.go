@@ -9,41 +9,57 @@ import (
 // ---------------------------------------------------------------------------
 // Mid-size stitched AVX-512 AEAD kernel (messages of 1025..2047 bytes)
 //
-//	func midAVX512(s *State, key *[64]byte, dst, src []byte, tail *[64]byte, mac, ad, adTail []byte, h *[3]uint64)
+//	func midAVX512(s *State, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
 //
-// The AEAD's Seal and Open of 1025..2047 bytes (chacha20core.MidAVX512) in
-// two keystream batches, with no copy of the message through a buffer:
+// The AEAD's whole Seal and Open of 1025..2047 bytes (chacha20core.MidAVX512)
+// in one call: two keystream batches with no copy of the message through a
+// buffer, the whole MAC and the tag. The ciphertext ("mac" below) is dst for
+// a Seal, src for an Open; n = len(src), full = n &^ 63, tailLen = n & 63.
 //
+//   - on entry: *tag is read into the frame (an Open's dst may start where
+//     the tag does), the lengths block is built in the frame, and the
+//     additional data's partial last block is loaded through a byte mask
+//     (AVX-512BW: masked-off bytes are not read, and do not fault) and
+//     stored zero-padded to the frame.
 //   - batch 1: xorBlocksAVX512's hybrid batch (16 zmm lanes and a scalar
 //     block in general-purpose registers: hybridRounds, hybridScalarStore).
-//     Lane 0, counter s.Counter, is the Poly1305 key block, stored raw to
-//     key; lanes 1..15 and the scalar block encrypt src[0:1024] into
-//     dst[0:1024]. r0, r1 are taken from lane 0's register.
+//     Lane 0, counter s.Counter, is the Poly1305 key block: r0, r1 and s
+//     are taken from its register (s to the frame), nothing is stored;
+//     lanes 1..15 and the scalar block encrypt src[0:1024] into dst[0:1024].
 //   - between the batches: on the vector units the IFMA powers of r (r^8 in
 //     every lane, the lane powers r^8..r^1); on the integer units r
-//     clamped, then the additional data (ad: whole 16-byte blocks; adTail: 0
-//     or 16 bytes, the zero-padded last block) and the first (len(mac)/16)
-//     mod 8 blocks of mac ("lead") absorbed one block at a time by fused.go's
-//     step (polyBlockOps) from h = 0, so that the IFMA steps end at the end
-//     of mac.
-//   - batch 2: the remaining len(src)/64 - 16 blocks plus, when tail is not
-//     nil, one more block XORed in place into *tail (the caller's copy of
-//     the partial last block): up to 4 blocks in the row layout (one zmm
-//     register set, midRows), 5..8 in the 8-lane ymm layout of
-//     transposedVL8 (midVL8), 9..16 in 16 zmm lanes (midZ16). Its ten double
-//     rounds are unrolled and merged with the first seven IFMA steps of mac
-//     (eight blocks each, from the lead on: they lie in dst[0:1024], which
-//     batch 1 wrote). The IFMA code is internal/poly1305/_asm ifma.go's
-//     method (44-bit limbs, eight lanes of r^8, a last step by the lane
-//     powers; the idea is OpenSSL's poly1305_blocks_vpmadd52), here on
-//     Z16-Z31 with r^8 and the lane powers read from the frame, starting
-//     from the integer accumulator in lane 0.
-//   - the remaining IFMA steps (len(mac)/128 - 7): an Open's (mac is src,
-//     not dst) before batch 2's stores, a Seal's after them (they MAC what
-//     batch 2 wrote); then the last step, the sum of the lanes, and h in
-//     64-bit limbs (h[2] < 8). The caller passes mac = the ciphertext's
-//     whole 64-byte blocks and MACs the rest (under 64 bytes) and the
-//     lengths.
+//     clamped, then the additional data (whole 16-byte blocks from ad, the
+//     padded last one from the frame) and the first (full/16) mod 8 blocks
+//     of mac ("lead") absorbed one block at a time by fused.go's step
+//     (polyBlockOps) from h = 0, so that the IFMA steps end at the end of
+//     the whole blocks.
+//   - batch 2: the remaining full/64 - 16 blocks plus, when tailLen > 0,
+//     the partial block (midTail: src loaded through a byte mask, the
+//     ciphertext zero-padded to the frame for the MAC; a Seal stores it to
+//     dst through the mask, an Open keeps its plaintext in the frame): up to
+//     4 blocks in the row layout (one zmm register set, midRows), 5..8 in
+//     the 8-lane ymm layout of transposedVL8 (midVL8), 9..16 in 16 zmm
+//     lanes (midZ16), each emitted twice, for a Seal and for an Open. Its
+//     ten double rounds are unrolled and merged with IFMA steps of mac
+//     (eight blocks each, from the lead on): a Seal's first seven (they lie
+//     in dst[0:1024], which batch 1 wrote), an Open's first 8, 10 or 12
+//     (the fewest that the layout's lengths have; src is all there). The
+//     IFMA code is internal/poly1305/_asm ifma.go's method (44-bit limbs,
+//     eight lanes of r^8, a last step by the lane powers; the idea is
+//     OpenSSL's poly1305_blocks_vpmadd52), here on Z16-Z31 with r^8 and the
+//     lane powers read from the frame, starting from the integer
+//     accumulator in lane 0.
+//   - the remaining IFMA steps: an Open's before batch 2's stores, a Seal's
+//     after them (they MAC what batch 2 wrote); then the last step, the sum
+//     of the lanes, and h in 64-bit limbs (h[2] < 8).
+//   - the end, on the integer units (small.go's finish): the partial
+//     block's 16-byte blocks from the frame and the lengths block, then tag
+//     = (h mod 2^130-5) + s. A Seal writes it to *tag and returns 1; an Open
+//     compares it with the tag read on entry (XOR and OR, no early exit)
+//     and only if they are equal stores the partial block's plaintext
+//     (through the byte mask) and returns 1, else 0. The plaintext of the
+//     whole blocks is written before the comparison: on 0 the caller clears
+//     dst.
 //
 // s.Counter advances by 17 + the blocks of batch 2. Open in place (dst ==
 // src) is refused by the caller: batch 1 overwrites the ciphertext that the
@@ -52,20 +68,47 @@ import (
 // Measured on this Zen 5 (the fastest of 4-15 interleaved runs of the
 // kernel through MidAVX512 with 13 bytes of AD, go test -bench MidAVX512 in
 // internal/chacha20core; every variant below was a temporary edit of this
-// file):
+// file). The first version (until the MAC was finished in the kernel) left
+// the partial block, the lengths and the tag to the caller (poly1305.MAC,
+// about 37 ns of an Open at 1350 B) and went through buffers for the
+// partial blocks of ad and the message:
 //
-//   - this kernel: Seal 413 / 450 / 534 / 570 ns at 1088 / 1350 / 1600 /
-//     2047 bytes, Open 405 / 444 / 530 / 565 ns. For comparison at 1350 B:
-//     xorBlocksAVX512 alone takes 187 ns for 17 blocks and 120 ns for 8,
-//     the IFMA Poly1305 of 1344 bytes alone 150-176 ns; this kernel without
-//     the MAC and the powers 361 ns.
+//   - that version: Seal 413 / 450 / 534 / 570 ns at 1088 / 1350 / 1600 /
+//     2047 bytes, Open 405 / 444 / 530 / 565 ns, without the end. For
+//     comparison at 1350 B: xorBlocksAVX512 alone takes 187 ns for 17
+//     blocks and 120 ns for 8, the IFMA Poly1305 of 1344 bytes alone
+//     150-176 ns; that kernel without the MAC and the powers 361 ns.
+//   - this kernel, with the whole MAC and the tag: Seal 409 / 448 / 532 /
+//     581 ns, Open 393 / 440 / 517 / 565 ns (Open 397 / 441 / 526 / 579 with
+//     seven merged IFMA steps for both modes, the previous arrangement). At
+//     the AEAD level (aead BenchmarkMidAVX512Sizes, fastest of 6 interleaved
+//     runs) Open went from 468 / 516 / 591 / 649 ns at 1025 / 1350 / 1600 /
+//     2047 B to 425 / 463 / 545 / 594, Seal from 462 / 502 / 579 / 636 to
+//     430 / 469 / 558 / 609.
 //   - where the time goes: the MAC adds about 90 ns to batch 2 whether its
 //     operations are merged through all the rounds (420-452 ns), through
 //     the first 50-90% of them (within 2% of that), placed after them (454)
 //     or in front of them (463-479). 60 cycles of extra latency on r (a
 //     chain of additions) cost 11-17 ns. The vector units are busy: the
 //     8-lane ymm batch issues about 1000 instructions in about 120 ns, the
-//     IFMA steps and powers about 670 512-bit ones.
+//     IFMA steps and powers about 670 512-bit ones. Leaving three IFMA
+//     steps out altogether (a wrong MAC, as a bound) saves about 25 ns
+//     at 1350 and 1600 B.
+//   - an Open's IFMA steps partly on the integer units during batch 2
+//     (8q blocks after the lead absorbed by fused.go's step, merged into the
+//     rounds, the IFMA steps starting 8q blocks later from zero, and the
+//     integer result times r^48, six general products computed in the same
+//     stream, added to lane 0 after the seventh step, where the remaining
+//     steps multiply it by the rest of r^(8·steps)): q = 1/1/2 (rows/ymm/
+//     zmm lanes): 395 / 452 / 522 / 571 ns at 1088 / 1350 / 1600 / 2047 B
+//     against 400 / 443 / 527 / 576; q = 1/2/3: 394 / 457 / 517 / 569; q =
+//     1/3/3: 399 / 486 / 518 / 571. Slower at 1350 B, where the ymm batch
+//     has the fewest vector instructions to hide the integer work behind.
+//   - an Open's partial block and lengths absorbed before batch 2 from
+//     zero (T), with the lane powers multiplied by r^m (m = those blocks,
+//     r^m read from a lane of the lane powers), so that the end is h + T:
+//     Open 424 / 464 / 547 / 589 ns against 399 / 440 / 527 / 581, slower:
+//     the work between the batches delays batch 2.
 //   - batch 2 for 5..8 blocks in two zmm row sets (fewer but 512-bit
 //     instructions): 460-479 ns at 1350 B, slower; one row set for 1..4
 //     blocks: 397-400 ns at 1088 B against 416-423 with the ymm lanes
@@ -78,16 +121,15 @@ import (
 //   - an Open-specific order (the key block and blocks 16..22 first in
 //     eight ymm lanes, then 16 zmm lanes with all of the MAC): no faster at
 //     any length (1088-1536 B: 432-466 ns against 405-466 ns).
-//   - the three-chain integer MAC of fused.go in batch 2 (the first idea)
-//     was not tried: alone it takes about 210 ns per KiB, the IFMA code 127
-//     ns (poly1305 BenchmarkBlocks, 1024 B).
 //
 // Frame: avx512Frame for the hybrid batch, r0, r1, s1 for the integer
-// steps, r^8 and the lane powers as five 64-byte vectors each (VPMADD52
-// reads them from memory: batch 2 leaves only Z16-Z31 to the MAC), counts
-// and pointers. The key-derived slots are wiped before returning.
+// steps, s, r^8 and the lane powers as five 64-byte vectors each (VPMADD52
+// reads them from memory: batch 2 leaves only Z16-Z31 to the MAC), the
+// tag read on entry, the lengths block, the padded partial blocks (ad;
+// the message's ciphertext and an Open's plaintext), counts and pointers.
+// The key-derived slots and the plaintext are wiped before returning.
 
-const signatureMid512 = "func(s *[12]uint32, key *[64]byte, dst []byte, src []byte, tail *[64]byte, mac []byte, ad []byte, adTail []byte, h *[3]uint64)"
+const signatureMid512 = "func(s *[12]uint32, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)"
 
 // ifmaRegs names the registers of one use of the IFMA code.
 type ifmaRegs struct {
@@ -249,34 +291,54 @@ const (
 )
 
 type midFrame struct {
-	hy                       avx512Frame
-	key, tail, mac, n2, hPtr Mem
-	extra                    Mem // IFMA steps after the first seven
-	lead, macV               Mem // blocks of mac before the IFMA steps, and where those start
-	total2                   Mem // blocks of batch 2, the tail block included
-	r                        Mem // r0, r1, 0
-	s1                       Mem
-	r8, pw                   Mem // r^8 everywhere, the lane powers: 5 x 64 bytes each
+	hy               avx512Frame
+	mac, n2, tailLen Mem
+	open             Mem // the open argument
+	extra            Mem // IFMA steps after the first seven
+	lead, macV       Mem // blocks of mac before the IFMA steps, and where those start
+	total2           Mem // blocks of batch 2, the tail block included
+	r                Mem // r0, r1, 0
+	s1               Mem
+	sKey             Mem // s, the key block's bytes 16..31
+	tagIn            Mem // *tag as read on entry (Open: the expected tag)
+	lens             Mem // len(ad), len(src): the last Poly1305 block
+	adBuf            Mem // the additional data's partial last block, zero-padded
+	ctTail, ptTail   Mem // the partial last block's ciphertext (zero-padded) and an Open's plaintext
+	r8, pw           Mem // r^8 everywhere, the lane powers: 5 x 64 bytes each
 }
+
+// The IFMA steps an Open merges into batch 2's rounds in each layout: the
+// fewest its lengths have (rows: 1025..1280 bytes, 8..10 steps; ymm lanes:
+// 1281..1536, 10..12; zmm lanes: 1537..2047, 12..15).
+const (
+	openStepsRows = 8
+	openStepsVL8  = 10
+	openStepsZ16  = 12
+)
 
 func genMidAVX512() {
 	TEXT("midAVX512", 0, signatureMid512)
-	Doc("midAVX512 encrypts 1025..2047 bytes in two batches with the Poly1305 key",
-		"block, and MACs the additional data and mac (the ciphertext's whole",
-		"blocks) during and after the second batch (see mid_avx512.go in _asm).")
+	Doc("midAVX512 seals (open == 0) or opens 1025..2047 bytes in two batches with",
+		"the Poly1305 key block, MACs the additional data and the ciphertext during",
+		"and after the second batch, and writes (Seal) or checks (Open) the tag",
+		"(see mid_avx512.go in _asm).")
 	f := midFrame{
 		hy: avx512Frame{
 			state: AllocLocal(8), src: AllocLocal(8), dst: AllocLocal(8),
 			n: AllocLocal(8), rounds: AllocLocal(8), words: AllocLocal(64),
 		},
-		key: AllocLocal(8), tail: AllocLocal(8), mac: AllocLocal(8), n2: AllocLocal(8), hPtr: AllocLocal(8),
+		mac: AllocLocal(8), n2: AllocLocal(8), tailLen: AllocLocal(8), open: AllocLocal(8),
 		extra: AllocLocal(8), total2: AllocLocal(8), lead: AllocLocal(8), macV: AllocLocal(8),
 		r: AllocLocal(24), s1: AllocLocal(8),
+		sKey: AllocLocal(16), tagIn: AllocLocal(16), lens: AllocLocal(16), adBuf: AllocLocal(16),
+		ctTail: AllocLocal(64), ptTail: AllocLocal(64),
 		r8: AllocLocal(5 * 64), pw: AllocLocal(5 * 64),
 	}
 	vec := func(m Mem, i int) Mem { return m.Offset(64 * i) }
 
-	Comment("Arguments to the frame; n2 = blocks of batch 2 without the tail block.")
+	Comment("Arguments to the frame; n2 = whole blocks of batch 2, tailLen = the",
+		"bytes of a partial last block; the ciphertext (mac) is src for an Open,",
+		"dst for a Seal.")
 	Load(Param("s"), rState)
 	MOVQ(rState, f.hy.state)
 	Load(Param("src").Base(), rSrc)
@@ -284,22 +346,25 @@ func genMidAVX512() {
 	Load(Param("dst").Base(), rDst)
 	MOVQ(rDst, f.hy.dst)
 	Load(Param("src").Len(), RCX)
+	MOVQ(RCX, f.lens.Offset(8))
+	MOVQ(RCX, RDX)
+	ANDQ(U8(63), RDX)
+	MOVQ(RDX, f.tailLen)
 	SHRQ(U8(6), RCX)
 	SUBQ(U8(16), RCX)
 	MOVQ(RCX, f.n2)
-	Load(Param("key"), RCX)
-	MOVQ(RCX, f.key)
-	Load(Param("tail"), RCX)
-	MOVQ(RCX, f.tail)
-	Load(Param("mac").Base(), RCX)
+	Load(Param("open"), RBX)
+	MOVQ(RBX, f.open)
+	MOVQ(rDst, RCX)
+	TESTQ(RBX, RBX)
+	CMOVQNE(rSrc, RCX)
 	MOVQ(RCX, f.mac)
-	Load(Param("h"), RCX)
-	MOVQ(RCX, f.hPtr)
-	Comment("mac's 16-byte blocks: the first len/16 mod 8 (lead) one at a time on",
-		"the integer units, the rest in IFMA steps of eight from macV = mac +",
-		"16·lead: seven during batch 2's rounds, extra = len/128 - 7 after.")
-	Load(Param("mac").Len(), RCX)
-	SHRQ(U8(4), RCX)
+	Comment("The whole blocks' 16-byte blocks: the first len/16 mod 8 (lead) one at",
+		"a time on the integer units, the rest in IFMA steps of eight from macV =",
+		"mac + 16·lead: seven during batch 2's rounds, extra = len/128 - 7 after.")
+	Load(Param("src").Len(), RCX)
+	SHRQ(U8(6), RCX)
+	SHLQ(U8(2), RCX)
 	MOVQ(RCX, RDX)
 	ANDQ(U8(7), RDX)
 	MOVQ(RDX, f.lead)
@@ -309,14 +374,33 @@ func genMidAVX512() {
 	SHRQ(U8(3), RCX)
 	SUBQ(U8(7), RCX)
 	MOVQ(RCX, f.extra)
-	Comment("total2 = n2, plus 1 with a tail block.")
+	Comment("total2 = n2, plus 1 with a partial last block.")
 	MOVQ(f.n2, RCX)
-	Load(Param("tail"), RDX)
-	TESTQ(RDX, RDX)
+	XORL(EDX, EDX)
+	CMPQ(f.tailLen, U8(0))
 	SETNE(DL)
-	MOVBQZX(DL, RDX)
 	ADDQ(RDX, RCX)
 	MOVQ(RCX, f.total2)
+	Comment("*tag before anything is written (an Open's dst may start where the tag",
+		"does), the lengths block, and the additional data's partial last block,",
+		"zero-padded by a masked load (AVX-512BW: the masked-off bytes are not read).")
+	Load(Param("tag"), RCX)
+	VMOVDQU(Mem{Base: RCX}, X0)
+	VMOVDQU(X0, f.tagIn)
+	Load(Param("ad").Len(), RCX)
+	MOVQ(RCX, f.lens)
+	MOVQ(RCX, RDX)
+	ANDQ(U8(15), RDX)
+	JZ(LabelRef("mid_adbuf_done"))
+	ANDQ(I8(-16), RCX)
+	Load(Param("ad").Base(), RBX)
+	ADDQ(RCX, RBX)
+	MOVQ(I32(-1), R8)
+	BZHIQ(RDX, R8, R8)
+	KMOVQ(R8, K5)
+	VMOVDQU8_Z(Mem{Base: RBX}, K5, X0)
+	VMOVDQU(X0, f.adBuf)
+	Label("mid_adbuf_done")
 
 	Comment("Batch 1: first column round of columns 1-3, the same for every lane.")
 	pre := precomputeColumns()
@@ -325,14 +409,15 @@ func genMidAVX512() {
 	Comment("Lane 0 is the Poly1305 key block, lanes 1-15 message blocks 0-14.")
 	addTranspose, _ := finishOps()
 	run(addTranspose)
-	MOVQ(f.key, RBX)
-	VMOVDQU32(Z0, Mem{Base: RBX})
 	VMOVQ(X0, R8)
 	VPEXTRQ(U8(1), X0, R9)
 	for b := 1; b < 16; b++ {
 		VPXORD(mem(rSrc, 64*(b-1)), zreg(b), zreg(b))
 		VMOVDQU32(zreg(b), mem(rDst, 64*(b-1)))
 	}
+	Comment("s = the key block's bytes 16..31.")
+	VEXTRACTI32X4(U8(1), Z0, X0)
+	VMOVDQU(X0, f.sKey)
 	ADDL(U8(17), mem(rState, offCounter))
 	Comment("Wipe the scalar block's words (key material) from the frame.")
 	for i := 0; i < 8; i++ {
@@ -431,10 +516,9 @@ func genMidAVX512() {
 	DECQ(R13)
 	JNZ(LabelRef("mid_ad_loop"))
 	Label("mid_ad_tail")
-	Load(Param("adTail").Len(), R13)
-	TESTQ(R13, R13)
+	TESTQ(U32(15), f.lens)
 	JZ(LabelRef("mid_ad_done"))
-	Load(Param("adTail").Base(), RSI)
+	LEAQ(f.adBuf, RSI)
 	run(polyBlockOps(pf, tmp, RSI, hA, 0))
 	Label("mid_ad_done")
 	Comment("The lead blocks of mac.")
@@ -474,14 +558,14 @@ func genMidAVX512() {
 	rMac := R8
 	r8 := [5]Op{vec(f.r8, 0), vec(f.r8, 1), vec(f.r8, 2), vec(f.r8, 3), vec(f.r8, 4)}
 	pw := [5]Op{vec(f.pw, 0), vec(f.pw, 1), vec(f.pw, 2), vec(f.pw, 3), vec(f.pw, 4)}
-	// extraSteps emits the IFMA steps after the first seven, f.extra of
-	// them (len(mac)/128 - 7), and clears f.extra.
-	extraSteps := func(name string) {
+	// extraSteps emits the IFMA steps after the first merged ones (from
+	// macV + 128·merged), f.extra of them, and clears f.extra.
+	extraSteps := func(name string, merged int) {
 		MOVQ(f.extra, R9)
 		TESTQ(R9, R9)
 		JZ(LabelRef(name + "_done"))
 		MOVQ(f.macV, rMac)
-		ADDQ(U32(7*128), rMac)
+		ADDQ(U32(128*merged), rMac)
 		Label(name)
 		run(ifmaMulReduceOps(g, zH, r8, zH))
 		run(ifmaAbsorbOps(g, zH, rMac, 0))
@@ -491,39 +575,56 @@ func genMidAVX512() {
 		MOVQ(U32(0), f.extra)
 		Label(name + "_done")
 	}
-	// The first seven IFMA steps (from the lead on, within mac[0:1024]),
-	// merged into batch 2's rounds.
-	macOps := func() []func() {
+	// The first IFMA steps from macV on, merged into batch 2's rounds.
+	macOps := func(steps int) []func() {
 		ops := []func(){func() { MOVQ(f.macV, rMac) }}
 		ops = append(ops, ifmaAbsorbOps(g, zH, rMac, 0)...)
-		for step := 1; step < 7; step++ {
+		for step := 1; step < steps; step++ {
 			ops = append(ops, ifmaMulReduceOps(g, zH, r8, zH)...)
 			ops = append(ops, ifmaAbsorbOps(g, zH, rMac, 128*step)...)
 		}
 		return ops
 	}
+	layouts := []struct {
+		name  string
+		steps int // an Open's merged IFMA steps: the fewest this layout has
+		emit  func(f midFrame, mac []func(), open func(string))
+	}{
+		{"mid_rows", openStepsRows, midRows},
+		{"mid_vl8", openStepsVL8, midVL8},
+		{"mid_z16", openStepsZ16, midZ16},
+	}
 
 	Comment("Batch 2: blocks s.Counter+0 ...: up to four in the row layout (one",
 		"zmm register set, a block per 128-bit lane), up to eight in eight",
-		"transposed ymm lanes, else in 16 zmm lanes.")
+		"transposed ymm lanes, else in 16 zmm lanes; each for a Seal (seven",
+		"IFMA steps merged into the rounds: they MAC dst[0:1024]) and for an",
+		"Open (more: src is all there).")
 	MOVQ(f.hy.state, rState)
-	CMPQ(f.total2, U8(4))
-	JA(LabelRef("mid_vl8"))
-	midRows(f, macOps(), func(name string) {
-		extraOpen(f, rMac, name, extraSteps)
-	})
-	JMP(LabelRef("mid_rows_done"))
-	Label("mid_vl8")
-	CMPQ(f.total2, U8(8))
-	JA(LabelRef("mid_z16"))
-	midVL8(f, macOps(), func(name string) {
-		extraOpen(f, rMac, name, extraSteps)
-	})
-	JMP(LabelRef("mid_rows_done"))
-	Label("mid_z16")
-	midZ16(f, macOps(), func(name string) {
-		extraOpen(f, rMac, name, extraSteps)
-	})
+	for i, l := range layouts {
+		if i > 0 {
+			Label(l.name)
+		}
+		if i < len(layouts)-1 {
+			CMPQ(f.total2, U8(4*(i+1)))
+			JA(LabelRef(layouts[i+1].name))
+		}
+		CMPQ(f.open, U8(0))
+		JNE(LabelRef(l.name + "_o"))
+		l.emit(f, macOps(7), func(string) {})
+		JMP(LabelRef("mid_rows_done"))
+
+		Label(l.name + "_o")
+		Comment("Open: more IFMA steps merged (extra counts the rest, run before",
+			"the stores).")
+		SUBQ(U8(l.steps-7), f.extra)
+		l.emit(f, macOps(l.steps), func(name string) {
+			extraSteps(name, l.steps)
+		})
+		if i < len(layouts)-1 {
+			JMP(LabelRef("mid_rows_done"))
+		}
+	}
 	Label("mid_rows_done")
 	MOVQ(f.hy.state, rState)
 	MOVQ(f.total2, RCX)
@@ -531,43 +632,91 @@ func genMidAVX512() {
 
 	Comment("The rest of mac (a Seal's, now written), then each lane times its",
 		"own power of r, the sum of the lanes, and h in 64-bit limbs.")
-	extraSteps("mid_mac_seal")
+	extraSteps("mid_mac_seal", 7)
 	Label("mid_mac_last")
 	run(ifmaMulReduceOps(g, zH, pw, zH))
 	lsum := [3]GPPhysical{R9, R10, R11}
-	hOut := [3]GPPhysical{R12, R13, R14}
+	h := [3]GPPhysical{R12, R13, R14}
 	for i := 0; i < 3; i++ {
 		run(ifmaHsumOps(zH[i], g.l[i], lsum[i]))
 	}
-	run(ifmaTo64Ops(lsum, hOut, R15, RBX))
-	MOVQ(f.hPtr, RCX)
-	for i := 0; i < 3; i++ {
-		MOVQ(hOut[i], mem(RCX, 8*i))
-	}
+	run(ifmaTo64Ops(lsum, h, R15, RBX))
 
-	Comment("Wipe r, s1 and the powers (key-derived) from the frame.")
+	Comment("The partial block's 16-byte blocks (ciphertext, zero-padded) and the",
+		"lengths, one at a time (fused.go's step).")
+	tmp = [4]GPPhysical{RAX, RBX, RCX, R15}
+	MOVQ(f.tailLen, RDI)
+	ADDQ(U8(15), RDI)
+	SHRQ(U8(4), RDI)
+	JZ(LabelRef("mid_ct_done"))
+	LEAQ(f.ctTail, RSI)
+	Label("mid_ct_loop")
+	run(polyBlockOps(pf, tmp, RSI, h, 0))
+	ADDQ(U8(16), RSI)
+	DECQ(RDI)
+	JNZ(LabelRef("mid_ct_loop"))
+	Label("mid_ct_done")
+	LEAQ(f.lens, RSI)
+	run(polyBlockOps(pf, tmp, RSI, h, 0))
+
+	Comment("tag = (h mod 2^130-5) + s mod 2^128 (small.go's finish): h < 2p",
+		"here, so subtract p once if that does not borrow (CMOV: no branch on h).")
+	MOVQ(h[0], RAX)
+	MOVQ(h[1], RBX)
+	MOVQ(h[2], RCX)
+	SUBQ(I8(-5), RAX)
+	SBBQ(I8(-1), RBX)
+	SBBQ(U8(3), RCX)
+	CMOVQCC(RAX, h[0])
+	CMOVQCC(RBX, h[1])
+	ADDQ(f.sKey, h[0])
+	ADCQ(f.sKey.Offset(8), h[1])
+	CMPQ(f.open, U8(0))
+	JNE(LabelRef("mid_verify"))
+	Comment("Seal: write the tag.")
+	Load(Param("tag"), RAX)
+	MOVQ(h[0], Mem{Base: RAX})
+	MOVQ(h[1], Mem{Base: RAX, Disp: 8})
+	MOVL(U32(1), EBX)
+	JMP(LabelRef("mid_done"))
+	Comment("Open: compare with the tag read on entry (XOR and OR, no early exit);",
+		"only if they are equal store the partial block's plaintext.")
+	Label("mid_verify")
+	XORQ(f.tagIn, h[0])
+	XORQ(f.tagIn.Offset(8), h[1])
+	XORL(EBX, EBX)
+	ORQ(h[0], h[1])
+	JNZ(LabelRef("mid_done"))
+	MOVQ(f.tailLen, RCX)
+	TESTQ(RCX, RCX)
+	JZ(LabelRef("mid_ok"))
+	MOVQ(I32(-1), RAX)
+	BZHIQ(RCX, RAX, RAX)
+	KMOVQ(RAX, K5)
+	VMOVDQU64(f.ptTail, Z0)
+	Load(Param("src").Len(), RAX)
+	ANDQ(I8(-64), RAX)
+	ADDQ(f.hy.dst, RAX)
+	VMOVDQU8(Z0, K5, Mem{Base: RAX})
+	Label("mid_ok")
+	MOVL(U32(1), EBX)
+	Label("mid_done")
+	Store(RBX, ReturnIndex(0))
+
+	Comment("Wipe r, s1, s, the powers (key-derived) and an Open's plaintext from",
+		"the frame.")
 	VPXORD(Z0, Z0, Z0)
 	for i := 0; i < 5; i++ {
 		VMOVDQU64(Z0, vec(f.r8, i))
 		VMOVDQU64(Z0, vec(f.pw, i))
 	}
+	VMOVDQU64(Z0, f.ptTail)
+	VMOVDQU(X0, f.sKey)
 	for _, m := range []Mem{f.r, f.r.Offset(8), f.s1} {
 		MOVQ(U32(0), m)
 	}
 	VZEROUPPER()
 	RET()
-}
-
-// extraOpen emits an Open's remaining IFMA steps (its ciphertext is all in
-// src: mac is not dst) before batch 2's stores.
-func extraOpen(f midFrame, rMac GPPhysical, name string, extraSteps func(string)) {
-	Comment("An Open's ciphertext is all in src (mac is not dst): its remaining",
-		"IFMA steps run before the stores, while the rounds finish.")
-	MOVQ(f.mac, rMac)
-	CMPQ(rMac, f.hy.dst)
-	JEQ(LabelRef(name + "_skip"))
-	extraSteps(name)
-	Label(name + "_skip")
 }
 
 // rowQROps returns the operations of one quarter round on each quad (rows
@@ -636,7 +785,7 @@ func midRows(f midFrame, mac []func(), open func(string)) {
 	ADDQ(U32(1024), rSrc)
 	ADDQ(U32(1024), rDst)
 	MOVQ(f.n2, RCX)
-	MOVQ(f.tail, RDX)
+	MOVQ(f.tailLen, RDX)
 	t := [4]VecPhysical{Z13, Z14, Z15, Z8}
 	a, b, c, d := q[0], q[1], q[2], q[3]
 	// Lane l of the four rows is block l.
@@ -655,8 +804,7 @@ func midRows(f midFrame, mac []func(), open func(string)) {
 		JB(LabelRef(next))
 		TESTQ(RDX, RDX)
 		JZ(LabelRef(next))
-		VPXORD(mem(RDX, 0), r, r)
-		VMOVDQU32(r, mem(RDX, 0))
+		midTail(f, r, 64*blk, next)
 		JMP(LabelRef(next))
 		Label(full)
 		VPXORD(mem(rSrc, 64*blk), r, r)
@@ -721,7 +869,7 @@ func midVL8(f midFrame, mac []func(), open func(string)) {
 	ADDQ(U32(1024), rSrc)
 	ADDQ(U32(1024), rDst)
 	MOVQ(f.n2, RCX)
-	MOVQ(f.tail, RDX)
+	MOVQ(f.tailLen, RDX)
 	// Lane l of register 4g+k: words 4g..4g+3 of block 4l+k.
 	for k := 0; k < 4; k++ {
 		for j, imm := range []uint8{0x00, 0x03} {
@@ -734,10 +882,8 @@ func midVL8(f midFrame, mac []func(), open func(string)) {
 			JZ(LabelRef(next))
 			VSHUFI64X2(U8(imm), y(4+k), y(k), Y23)
 			VSHUFI64X2(U8(imm), y(12+k), y(8+k), Y24)
-			VPXORD(mem(RDX, 0), Y23, Y23)
-			VPXORD(mem(RDX, 32), Y24, Y24)
-			VMOVDQU32(Y23, mem(RDX, 0))
-			VMOVDQU32(Y24, mem(RDX, 32))
+			VINSERTI64X4(U8(1), Y24, Z23, Z23)
+			midTail(f, Z23, 64*blk, next)
 			JMP(LabelRef(next))
 			Label(full)
 			VSHUFI64X2(U8(imm), y(4+k), y(k), Y23)
@@ -812,7 +958,7 @@ func midZ16(f midFrame, mac []func(), open func(string)) {
 	ADDQ(U32(1024), rSrc)
 	ADDQ(U32(1024), rDst)
 	MOVQ(f.n2, RCX)
-	MOVQ(f.tail, RDX)
+	MOVQ(f.tailLen, RDX)
 	for blk := 0; blk < 16; blk++ {
 		r := z(blk)
 		full, next := newLabel("mid_full"), newLabel("mid_next")
@@ -821,12 +967,37 @@ func midZ16(f midFrame, mac []func(), open func(string)) {
 		JB(LabelRef(next))
 		TESTQ(RDX, RDX)
 		JZ(LabelRef(next))
-		VPXORD(mem(RDX, 0), r, r)
-		VMOVDQU32(r, mem(RDX, 0))
+		midTail(f, r, 64*blk, next)
 		JMP(LabelRef(next))
 		Label(full)
 		VPXORD(mem(rSrc, 64*blk), r, r)
 		VMOVDQU32(r, mem(rDst, 64*blk))
 		Label(next)
 	}
+}
+
+// midTail emits the store of the partial last block (tailLen = RDX bytes,
+// 1..63) at rSrc+off, rDst+off, with r its keystream block (a zmm
+// register): src is read through a byte mask (AVX-512BW masked loads do not
+// read the masked-off bytes), and the ciphertext, zero-padded, goes to the
+// frame for the MAC after the batch. A Seal stores its ciphertext to dst
+// through the mask; an Open keeps its plaintext in the frame until the tag
+// has been checked. It uses RBX, K5 and Z26 (a MAC temporary, free between
+// IFMA steps); next is the label after the block's code.
+func midTail(f midFrame, r VecPhysical, off int, next string) {
+	open := newLabel("mid_tail_open")
+	MOVQ(I32(-1), RBX)
+	BZHIQ(RDX, RBX, RBX)
+	KMOVQ(RBX, K5)
+	VMOVDQU8_Z(mem(rSrc, off), K5, Z26)
+	VPXORD(Z26, r, r)
+	VMOVDQU8_Z(r, K5, r)
+	CMPQ(f.open, U8(0))
+	JNE(LabelRef(open))
+	VMOVDQU64(r, f.ctTail)
+	VMOVDQU8(r, K5, mem(rDst, off))
+	JMP(LabelRef(next))
+	Label(open)
+	VMOVDQU64(Z26, f.ctTail)
+	VMOVDQU64(r, f.ptTail)
 }
