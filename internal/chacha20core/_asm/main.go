@@ -486,23 +486,31 @@ func vecColumn0() {
 	VPROLD(U8(7), Z4, Z4)
 }
 
-// vecFinish adds the input state, transposes, and XORs and stores the
-// blocks asked for (all 16 if rmin > 16).
-func vecFinish(rmin int, partial string) {
+// addInputZ16 adds the input state (the State at rState, lane i's counter
+// s.Counter+i) to the 16 words of a 16-lane batch in Z0-Z15, with ctr as
+// scratch for the counters.
+func addInputZ16(ctr VecPhysical) {
 	z := zreg
-	Comment("Add the input state.")
 	for i := 0; i < 4; i++ {
 		VPADDD_BCST(sigma.Offset(4*i), z(i), z(i))
 	}
 	for i := 4; i < 12; i++ {
 		VPADDD_BCST(mem(rState, offKey+4*(i-4)), z(i), z(i))
 	}
-	VPBROADCASTD(mem(rState, offCounter), Z16)
-	VPADDD(iota16, Z16, Z16)
-	VPADDD(Z16, Z12, Z12)
+	VPBROADCASTD(mem(rState, offCounter), ctr)
+	VPADDD(iota16, ctr, ctr)
+	VPADDD(ctr, Z12, Z12)
 	for i := 13; i < 16; i++ {
 		VPADDD_BCST(mem(rState, offNonce+4*(i-13)), z(i), z(i))
 	}
+}
+
+// vecFinish adds the input state, transposes, and XORs and stores the
+// blocks asked for (all 16 if rmin > 16).
+func vecFinish(rmin int, partial string) {
+	z := zreg
+	Comment("Add the input state.")
+	addInputZ16(Z16)
 
 	Comment("Transpose: afterwards Zb holds block b.")
 	t := [4]VecPhysical{Z16, Z17, Z18, Z19}

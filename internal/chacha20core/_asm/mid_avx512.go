@@ -661,16 +661,7 @@ func genMidAVX512() {
 
 	Comment("tag = (h mod 2^130-5) + s mod 2^128 (small.go's finish): h < 2p",
 		"here, so subtract p once if that does not borrow (CMOV: no branch on h).")
-	MOVQ(h[0], RAX)
-	MOVQ(h[1], RBX)
-	MOVQ(h[2], RCX)
-	SUBQ(I8(-5), RAX)
-	SBBQ(I8(-1), RBX)
-	SBBQ(U8(3), RCX)
-	CMOVQCC(RAX, h[0])
-	CMOVQCC(RBX, h[1])
-	ADDQ(f.sKey, h[0])
-	ADCQ(f.sKey.Offset(8), h[1])
+	polyTag(h, [3]GPPhysical{RAX, RBX, RCX}, f.sKey)
 	CMPQ(f.open, U8(0))
 	JNE(LabelRef("mid_verify"))
 	Comment("Seal: write the tag.")
@@ -926,18 +917,7 @@ func midZ16(f midFrame, mac []func(), open func(string)) {
 	open("mid_z16_open")
 
 	Comment("Add the input state, transpose (as vecFinish), XOR and store.")
-	for i := 0; i < 4; i++ {
-		VPADDD_BCST(sigma.Offset(4*i), z(i), z(i))
-	}
-	for i := 4; i < 12; i++ {
-		VPADDD_BCST(mem(rState, offKey+4*(i-4)), z(i), z(i))
-	}
-	VPBROADCASTD(mem(rState, offCounter), Z23)
-	VPADDD(iota16, Z23, Z23)
-	VPADDD(Z23, Z12, Z12)
-	for i := 13; i < 16; i++ {
-		VPADDD_BCST(mem(rState, offNonce+4*(i-13)), z(i), z(i))
-	}
+	addInputZ16(Z23)
 	t := [4]VecPhysical{Z19, Z20, Z21, Z22}
 	for g := 0; g < 4; g++ {
 		unpack4(z(4*g), z(4*g+1), z(4*g+2), z(4*g+3), t)

@@ -210,22 +210,31 @@ func (k *smallKernel) lensAndMAC() [3]GPPhysical {
 	return h
 }
 
+// polyTag sets h[0], h[1] to the Poly1305 tag (h mod 2^130-5) + s mod
+// 2^128 (RFC 8439, Section 2.5.1) for an accumulator h < 2p (three 64-bit
+// limbs, as the block step leaves it) and s at sKey (16 bytes): p is
+// subtracted once unless that borrows, selected by CMOV, so no branch
+// depends on h. t are three temporaries.
+func polyTag(h, t [3]GPPhysical, sKey Mem) {
+	MOVQ(h[0], t[0])
+	MOVQ(h[1], t[1])
+	MOVQ(h[2], t[2])
+	SUBQ(I8(-5), t[0])
+	SBBQ(I8(-1), t[1])
+	SBBQ(U8(3), t[2])
+	CMOVQCC(t[0], h[0])
+	CMOVQCC(t[1], h[1])
+	ADDQ(sKey, h[0])
+	ADCQ(sKey.Offset(8), h[1])
+}
+
 // finish computes the tag from h, and for Seal stores it and the output
 // (store), for Open compares it with *tag and stores the output only if
 // they are equal; it returns ok and clears the key material.
 func (k *smallKernel) finish(h [3]GPPhysical, store func()) {
 	Comment("tag = (h mod 2^130-5) + s mod 2^128: h < 2p here, so subtract p once",
 		"if that does not borrow (CMOV: no branch on h).")
-	MOVQ(h[0], RAX)
-	MOVQ(h[1], RBX)
-	MOVQ(h[2], RCX)
-	SUBQ(I8(-5), RAX)
-	SBBQ(I8(-1), RBX)
-	SBBQ(U8(3), RCX)
-	CMOVQCC(RAX, h[0])
-	CMOVQCC(RBX, h[1])
-	ADDQ(k.sKey, h[0])
-	ADCQ(k.sKey.Offset(8), h[1])
+	polyTag(h, [3]GPPhysical{RAX, RBX, RCX}, k.sKey)
 	Load(Param("tag"), RAX)
 	Load(Param("open"), RBX)
 	TESTQ(RBX, RBX)
