@@ -32457,16 +32457,17 @@ rnext_444:
 
 // func aeadSmallAVX512(key *[32]byte, nonce []byte, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
-TEXT ·aeadSmallAVX512(SB), NOSPLIT, $192-128
+TEXT ·aeadSmallAVX512(SB), NOSPLIT, $320-128
 	MOVQ key+0(FP), AX
 	MOVQ nonce_base+8(FP), BX
 	MOVQ dst_base+32(FP), DI
 	MOVQ src_base+56(FP), SI
 	MOVQ src_len+64(FP), CX
 
-	// Blocks 0 (low lanes) and 1 (high lanes), row layout; the last row is
-	// the counter and the nonce: the nonce's 12 bytes loaded under a mask and
-	// shifted up by the counter's 4.
+	// Blocks 0 and 1 (low and high lanes of set 0) and, for messages over 64
+	// bytes, 2 and 3 (set 1), row layout; the last row is the counter and the
+	// nonce: the nonce's 12 bytes loaded under a mask and shifted up by the
+	// counter's 4.
 	VBROADCASTI128 sigma<>+0(SB), Y8
 	VBROADCASTI128 (AX), Y9
 	VBROADCASTI128 16(AX), Y10
@@ -32547,8 +32548,8 @@ small512_row3:
 	VINSERTI128 $0x01, X11, Y11, Y11
 	VPADDD      rowLanes<>+0(SB), Y11, Y11
 
-	// Off the chain: ad, zero-padded, to buf[0:64]; the masks of
-	// len(src) bytes in K1 and len(ad) bytes in K2.
+	// Off the chain: ad, zero-padded, to buf[0:64]; the masks of the message's
+	// bytes in each 64-byte block: K1 (and K4, K5); of len(ad) bytes: K2.
 	LEAQ       48(SP), R14
 	MOVQ       ad_base+80(FP), BX
 	MOVQ       ad_len+88(FP), DX
@@ -32621,38 +32622,40 @@ small512_rounds:
 	VPADDD     Y11, Y3, Y3
 
 	// r = block 0's bytes 0-15, clamped; s = bytes 16-31; s1 = r1 + r1>>2.
-	VMOVQ      X0, R8
-	VPEXTRQ    $0x01, X0, R9
-	MOVQ       $0x0ffffffc0fffffff, AX
-	ANDQ       AX, R8
-	MOVQ       $0x0ffffffc0ffffffc, AX
-	ANDQ       AX, R9
-	MOVQ       R8, (SP)
-	MOVQ       R9, 8(SP)
-	MOVQ       R9, AX
-	SHRQ       $0x02, AX
-	ADDQ       R9, AX
-	MOVQ       AX, 24(SP)
-	VMOVDQU    X1, 32(SP)
-	VPERM2I128 $0x31, Y1, Y0, Y4
-	VPERM2I128 $0x31, Y3, Y2, Y5
+	VMOVQ   X0, R8
+	VPEXTRQ $0x01, X0, R9
+	MOVQ    $0x0ffffffc0fffffff, AX
+	ANDQ    AX, R8
+	MOVQ    $0x0ffffffc0ffffffc, AX
+	ANDQ    AX, R9
+	MOVQ    R8, (SP)
+	MOVQ    R9, 8(SP)
+	MOVQ    R9, AX
+	SHRQ    $0x02, AX
+	ADDQ    R9, AX
+	MOVQ    AX, 24(SP)
+	VMOVDQU X1, 32(SP)
 
-	// Block 1 as 64 bytes in Z4; Z6 = src ^ Z4 under K1.
+	// Blocks 1, 2, 3 as 64 bytes in Z4, Z25, Z26; Z6, Z29, Z31 = src ^ them
+	// under K1, K4, K5 (Z5, Z28, Z30: src).
+	VPERM2I128   $0x31, Y1, Y0, Y4
+	VPERM2I128   $0x31, Y3, Y2, Y5
 	VINSERTI64X4 $0x01, Y5, Z4, Z4
-	VMOVDQU8.Z   (SI), K1, Z5
-	VPXORQ       Z4, Z5, Z6
 
-	// The ciphertext (Z6 under K1 for Seal, Z5 for Open) at buf[pa:], pa =
-	// len(ad) rounded up to 16, then the lengths at buf[pa+pc:], pc = len(src)
-	// rounded up to 16.
-	MOVQ       open+112(FP), AX
-	TESTQ      AX, AX
-	JNZ        small512_ct
+	// The ciphertext (the results under the masks for Seal, src for Open) at
+	// buf[pa:], pa = len(ad) rounded up to 16, then the lengths at buf[pa+pc:],
+	// pc = len(src) rounded up to 16. Blocks 2 and 3 only for messages over 64
+	// bytes (their masks are empty otherwise, and their lanes were not computed).
+	MOVQ       open+112(FP), BX
+	LEAQ       15(DX), AX
+	ANDQ       $-16, AX
+	VMOVDQU8.Z (SI), K1, Z5
+	VPXORQ     Z4, Z5, Z6
+	TESTQ      BX, BX
+	JNZ        small512_ct1
 	VMOVDQU8.Z Z6, K1, Z5
 
-small512_ct:
-	LEAQ      15(DX), AX
-	ANDQ      $-16, AX
+small512_ct1:
 	VMOVDQU64 Z5, (R14)(AX*1)
 	LEAQ      15(CX), BX
 	ANDQ      $-16, BX
@@ -32736,24 +32739,502 @@ small512_done:
 	MOVQ BX, ok+120(FP)
 
 	// Clear r, s1 and s from the frame and the vector registers.
-	XORL   AX, AX
-	MOVQ   AX, (SP)
-	MOVQ   AX, 8(SP)
-	MOVQ   AX, 24(SP)
-	MOVQ   AX, 32(SP)
-	MOVQ   AX, 40(SP)
-	VPXORD Z16, Z16, Z16
+	XORL AX, AX
+	MOVQ AX, (SP)
+	MOVQ AX, 8(SP)
+	MOVQ AX, 24(SP)
+	MOVQ AX, 32(SP)
+	MOVQ AX, 40(SP)
 	VZEROALL
 	RET
 
-// func aeadSmallAVX2(key *[32]byte, nonce []byte, blk *[64]byte, mac *[144]byte, adLen int, n int, tag *[16]byte, open int) (ok int)
+// func aeadSmall3AVX512(key *[32]byte, nonce []byte, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
+TEXT ·aeadSmall3AVX512(SB), NOSPLIT, $368-128
+	MOVQ key+0(FP), AX
+	MOVQ nonce_base+8(FP), BX
+	MOVQ dst_base+32(FP), DI
+	MOVQ src_base+56(FP), SI
+	MOVQ src_len+64(FP), CX
+
+	// Blocks 0 and 1 (low and high lanes of set 0) and, for messages over 64
+	// bytes, 2 and 3 (set 1), row layout; the last row is the counter and the
+	// nonce: the nonce's 12 bytes loaded under a mask and shifted up by the
+	// counter's 4.
+	VBROADCASTI128 sigma<>+0(SB), Y8
+	VBROADCASTI128 (AX), Y9
+	VBROADCASTI128 16(AX), Y10
+	MOVQ           nonce_len+16(FP), DX
+	CMPQ           DX, $0x18
+	JEQ            small3_x
+	MOVL           $0x00000fff, DX
+	KMOVW          DX, K3
+	VMOVDQU8.Z     (BX), K3, X11
+	VPSLLDQ        $0x04, X11, X11
+	JMP            small3_row3
+
+	// XChaCha20: HChaCha20 (20 rounds, no feed-forward) of key and nonce[0:16];
+	// rows 0 and 3 are the subkey, nonce[16:24] the end of the last row.
+small3_x:
+	VBROADCASTI128 (BX), Y11
+	VMOVDQA        Y8, Y0
+	VMOVDQA        Y9, Y1
+	VMOVDQA        Y10, Y2
+	VMOVDQA        Y11, Y3
+	MOVL           $0x0000000a, R13
+
+small3_hrounds:
+	VPROLD     $0x10, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x10, Y0, Y14
+	VPSRLD     $0x10, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x0c, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x0c, Y2, Y14
+	VPSRLD     $0x14, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPROLD     $0x08, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x08, Y0, Y14
+	VPSRLD     $0x18, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x07, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x07, Y2, Y14
+	VPSRLD     $0x19, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPSHUFD    $0x93, Y0, Y0
+	VPSHUFD    $0x39, Y2, Y2
+	VPSHUFD    $0x4e, Y3, Y3
+	VPROLD     $0x10, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x10, Y0, Y14
+	VPSRLD     $0x10, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x0c, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x0c, Y2, Y14
+	VPSRLD     $0x14, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPROLD     $0x08, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x08, Y0, Y14
+	VPSRLD     $0x18, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x07, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x07, Y2, Y14
+	VPSRLD     $0x19, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPSHUFD    $0x39, Y0, Y0
+	VPSHUFD    $0x93, Y2, Y2
+	VPSHUFD    $0x4e, Y3, Y3
+	DECL       R13
+	JNZ        small3_hrounds
+	VMOVDQA    Y0, Y9
+	VMOVDQA    Y3, Y10
+	VMOVQ      16(BX), X11
+	VPSLLDQ    $0x08, X11, X11
+
+small3_row3:
+	VINSERTI128 $0x01, X11, Y11, Y11
+	VPADDD      rowLanes<>+0(SB), Y11, Y11
+	VPADDD      rowStep2<>+0(SB), Y11, Y22
+
+	// Off the chain: ad, zero-padded, to buf[0:64]; the masks of the message's
+	// bytes in each 64-byte block: K1 (and K4, K5); of len(ad) bytes: K2.
+	LEAQ       96(SP), R14
+	MOVQ       ad_base+80(FP), BX
+	MOVQ       ad_len+88(FP), DX
+	MOVQ       $-1, AX
+	BZHIQ      CX, AX, AX
+	KMOVQ      AX, K1
+	XORL       R11, R11
+	MOVQ       CX, AX
+	SUBQ       $0x40, AX
+	CMOVQLT    R11, AX
+	MOVQ       $-1, R10
+	BZHIQ      AX, R10, R10
+	KMOVQ      R10, K4
+	MOVQ       CX, AX
+	SUBQ       $0x80, AX
+	CMOVQLT    R11, AX
+	MOVQ       $-1, R10
+	BZHIQ      AX, R10, R10
+	KMOVQ      R10, K5
+	MOVQ       $-1, AX
+	BZHIQ      DX, AX, AX
+	KMOVQ      AX, K2
+	VMOVDQU8.Z (BX), K2, Z16
+	VMOVDQU64  Z16, (R14)
+	CMPQ       CX, $0x40
+	JA         small3_two
+	VMOVDQA    Y8, Y0
+	VMOVDQA    Y9, Y1
+	VMOVDQA    Y10, Y2
+	VMOVDQA    Y11, Y3
+	MOVL       $0x0000000a, R13
+
+small3_rounds:
+	VPROLD     $0x10, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x10, Y0, Y14
+	VPSRLD     $0x10, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x0c, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x0c, Y2, Y14
+	VPSRLD     $0x14, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPROLD     $0x08, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x08, Y0, Y14
+	VPSRLD     $0x18, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x07, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x07, Y2, Y14
+	VPSRLD     $0x19, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPSHUFD    $0x93, Y0, Y0
+	VPSHUFD    $0x39, Y2, Y2
+	VPSHUFD    $0x4e, Y3, Y3
+	VPROLD     $0x10, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x10, Y0, Y14
+	VPSRLD     $0x10, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x0c, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x0c, Y2, Y14
+	VPSRLD     $0x14, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPROLD     $0x08, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x08, Y0, Y14
+	VPSRLD     $0x18, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x07, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x07, Y2, Y14
+	VPSRLD     $0x19, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPSHUFD    $0x39, Y0, Y0
+	VPSHUFD    $0x93, Y2, Y2
+	VPSHUFD    $0x4e, Y3, Y3
+	DECL       R13
+	JNZ        small3_rounds
+	JMP        small3_added
+
+small3_two:
+	VMOVDQA   Y8, Y0
+	VMOVDQA   Y9, Y1
+	VMOVDQA   Y10, Y2
+	VMOVDQA   Y11, Y3
+	VMOVDQA64 Y8, Y18
+	VMOVDQA64 Y9, Y19
+	VMOVDQA64 Y10, Y20
+	VMOVDQA64 Y22, Y21
+	MOVL      $0x0000000a, R13
+
+small3_rounds2:
+	VPROLD     $0x10, Y3, Y13
+	VPROLD     $0x10, Y21, Y23
+	VPADDD     Y1, Y0, Y0
+	VPADDD     Y19, Y18, Y18
+	VPSLLD     $0x10, Y0, Y14
+	VPSRLD     $0x10, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPSLLD     $0x10, Y18, Y24
+	VPSRLD     $0x10, Y18, Y21
+	VPTERNLOGD $0x96, Y23, Y24, Y21
+	VPROLD     $0x0c, Y1, Y13
+	VPROLD     $0x0c, Y19, Y23
+	VPADDD     Y3, Y2, Y2
+	VPADDD     Y21, Y20, Y20
+	VPSLLD     $0x0c, Y2, Y14
+	VPSRLD     $0x14, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPSLLD     $0x0c, Y20, Y24
+	VPSRLD     $0x14, Y20, Y19
+	VPTERNLOGD $0x96, Y23, Y24, Y19
+	VPROLD     $0x08, Y3, Y13
+	VPROLD     $0x08, Y21, Y23
+	VPADDD     Y1, Y0, Y0
+	VPADDD     Y19, Y18, Y18
+	VPSLLD     $0x08, Y0, Y14
+	VPSRLD     $0x18, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPSLLD     $0x08, Y18, Y24
+	VPSRLD     $0x18, Y18, Y21
+	VPTERNLOGD $0x96, Y23, Y24, Y21
+	VPROLD     $0x07, Y1, Y13
+	VPROLD     $0x07, Y19, Y23
+	VPADDD     Y3, Y2, Y2
+	VPADDD     Y21, Y20, Y20
+	VPSLLD     $0x07, Y2, Y14
+	VPSRLD     $0x19, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPSLLD     $0x07, Y20, Y24
+	VPSRLD     $0x19, Y20, Y19
+	VPTERNLOGD $0x96, Y23, Y24, Y19
+	VPSHUFD    $0x93, Y0, Y0
+	VPSHUFD    $0x39, Y2, Y2
+	VPSHUFD    $0x4e, Y3, Y3
+	VPSHUFD    $0x93, Y18, Y18
+	VPSHUFD    $0x39, Y20, Y20
+	VPSHUFD    $0x4e, Y21, Y21
+	VPROLD     $0x10, Y3, Y13
+	VPROLD     $0x10, Y21, Y23
+	VPADDD     Y1, Y0, Y0
+	VPADDD     Y19, Y18, Y18
+	VPSLLD     $0x10, Y0, Y14
+	VPSRLD     $0x10, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPSLLD     $0x10, Y18, Y24
+	VPSRLD     $0x10, Y18, Y21
+	VPTERNLOGD $0x96, Y23, Y24, Y21
+	VPROLD     $0x0c, Y1, Y13
+	VPROLD     $0x0c, Y19, Y23
+	VPADDD     Y3, Y2, Y2
+	VPADDD     Y21, Y20, Y20
+	VPSLLD     $0x0c, Y2, Y14
+	VPSRLD     $0x14, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPSLLD     $0x0c, Y20, Y24
+	VPSRLD     $0x14, Y20, Y19
+	VPTERNLOGD $0x96, Y23, Y24, Y19
+	VPROLD     $0x08, Y3, Y13
+	VPROLD     $0x08, Y21, Y23
+	VPADDD     Y1, Y0, Y0
+	VPADDD     Y19, Y18, Y18
+	VPSLLD     $0x08, Y0, Y14
+	VPSRLD     $0x18, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPSLLD     $0x08, Y18, Y24
+	VPSRLD     $0x18, Y18, Y21
+	VPTERNLOGD $0x96, Y23, Y24, Y21
+	VPROLD     $0x07, Y1, Y13
+	VPROLD     $0x07, Y19, Y23
+	VPADDD     Y3, Y2, Y2
+	VPADDD     Y21, Y20, Y20
+	VPSLLD     $0x07, Y2, Y14
+	VPSRLD     $0x19, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPSLLD     $0x07, Y20, Y24
+	VPSRLD     $0x19, Y20, Y19
+	VPTERNLOGD $0x96, Y23, Y24, Y19
+	VPSHUFD    $0x39, Y0, Y0
+	VPSHUFD    $0x93, Y2, Y2
+	VPSHUFD    $0x4e, Y3, Y3
+	VPSHUFD    $0x39, Y18, Y18
+	VPSHUFD    $0x93, Y20, Y20
+	VPSHUFD    $0x4e, Y21, Y21
+	DECL       R13
+	JNZ        small3_rounds2
+	VPADDD     Y8, Y18, Y18
+	VPADDD     Y9, Y19, Y19
+	VPADDD     Y10, Y20, Y20
+	VPADDD     Y22, Y21, Y21
+
+small3_added:
+	VPADDD Y8, Y0, Y0
+	VPADDD Y9, Y1, Y1
+	VPADDD Y10, Y2, Y2
+	VPADDD Y11, Y3, Y3
+
+	// r = block 0's bytes 0-15, clamped; s = bytes 16-31; s1 = r1 + r1>>2.
+	VMOVQ   X0, R8
+	VPEXTRQ $0x01, X0, R9
+	MOVQ    $0x0ffffffc0fffffff, AX
+	ANDQ    AX, R8
+	MOVQ    $0x0ffffffc0ffffffc, AX
+	ANDQ    AX, R9
+	MOVQ    R8, 48(SP)
+	MOVQ    R9, 56(SP)
+	MOVQ    R9, AX
+	SHRQ    $0x02, AX
+	ADDQ    R9, AX
+	MOVQ    AX, 72(SP)
+	VMOVDQU X1, 80(SP)
+
+	// Blocks 1, 2, 3 as 64 bytes in Z4, Z25, Z26; Z6, Z29, Z31 = src ^ them
+	// under K1, K4, K5 (Z5, Z28, Z30: src).
+	VPERM2I128   $0x31, Y1, Y0, Y4
+	VPERM2I128   $0x31, Y3, Y2, Y5
+	VINSERTI64X4 $0x01, Y5, Z4, Z4
+
+	// The ciphertext (the results under the masks for Seal, src for Open) at
+	// buf[pa:], pa = len(ad) rounded up to 16, then the lengths at buf[pa+pc:],
+	// pc = len(src) rounded up to 16. Blocks 2 and 3 only for messages over 64
+	// bytes (their masks are empty otherwise, and their lanes were not computed).
+	MOVQ       open+112(FP), BX
+	LEAQ       15(DX), AX
+	ANDQ       $-16, AX
+	VMOVDQU8.Z (SI), K1, Z5
+	VPXORQ     Z4, Z5, Z6
+	TESTQ      BX, BX
+	JNZ        small3_ct1
+	VMOVDQU8.Z Z6, K1, Z5
+
+small3_ct1:
+	VMOVDQU64    Z5, (R14)(AX*1)
+	CMPQ         CX, $0x40
+	JBE          small3_mac
+	VSHUFI64X2   $0x00, Y19, Y18, Y25
+	VSHUFI64X2   $0x00, Y21, Y20, Y26
+	VINSERTI64X4 $0x01, Y26, Z25, Z25
+	VSHUFI64X2   $0x03, Y19, Y18, Y26
+	VSHUFI64X2   $0x03, Y21, Y20, Y27
+	VINSERTI64X4 $0x01, Y27, Z26, Z26
+	VMOVDQU8.Z   64(SI), K4, Z28
+	VPXORQ       Z25, Z28, Z29
+	TESTQ        BX, BX
+	JNZ          small3_ct2
+	VMOVDQU8.Z   Z29, K4, Z28
+
+small3_ct2:
+	VMOVDQU64  Z28, 64(R14)(AX*1)
+	VMOVDQU8.Z 128(SI), K5, Z30
+	VPXORQ     Z26, Z30, Z31
+	TESTQ      BX, BX
+	JNZ        small3_ct3
+	VMOVDQU8.Z Z31, K5, Z30
+
+small3_ct3:
+	VMOVDQU64 Z30, 128(R14)(AX*1)
+
+small3_mac:
+	LEAQ 15(CX), BX
+	ANDQ $-16, BX
+	ADDQ AX, BX
+	MOVQ DX, (R14)(BX*1)
+	MOVQ CX, 8(R14)(BX*1)
+	LEAQ 16(BX), R15
+	SHRQ $0x04, R15
+
+	// Poly1305 of (pa+pc)/16 + 1 blocks: h = (h + m)·r per block.
+	XORL R8, R8
+	XORL R9, R9
+	XORL R12, R12
+
+small3_blocks:
+	ADDQ  (R14), R8
+	ADCQ  8(R14), R9
+	ADCQ  $0x01, R12
+	MOVQ  R8, DX
+	MULXQ 48(SP), AX, BX
+	MULXQ 56(SP), R8, R10
+	MOVQ  R9, DX
+	MULXQ 72(SP), R11, R9
+	ADDQ  R11, AX
+	ADCQ  R9, BX
+	MULXQ 48(SP), R11, R9
+	ADDQ  R11, R8
+	ADCQ  R9, R10
+	MOVQ  R12, R11
+	IMULQ 72(SP), R11
+	IMULQ 48(SP), R12
+	ADDQ  R11, R8
+	ADCQ  $0x00, R10
+	ADDQ  BX, R8
+	ADCQ  R12, R10
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R10, R12
+	SHRQ  $0x02, R10
+	ANDQ  $0x03, R12
+	LEAQ  (R10)(R10*4), R10
+	ADDQ  R10, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R12
+	ADDQ  $0x10, R14
+	DECQ  R15
+	JNZ   small3_blocks
+
+	// tag = (h mod 2^130-5) + s mod 2^128: h < 2p here, so subtract p once
+	// if that does not borrow (CMOV: no branch on h).
+	MOVQ    R8, AX
+	MOVQ    R9, BX
+	MOVQ    R12, CX
+	SUBQ    $-5, AX
+	SBBQ    $-1, BX
+	SBBQ    $0x03, CX
+	CMOVQCC AX, R8
+	CMOVQCC BX, R9
+	ADDQ    80(SP), R8
+	ADCQ    88(SP), R9
+	MOVQ    tag+104(FP), AX
+	MOVQ    open+112(FP), BX
+	TESTQ   BX, BX
+	JNZ     small3_verify
+	MOVQ    R8, (AX)
+	MOVQ    R9, 8(AX)
+	JMP     small3_store
+
+small3_verify:
+	XORQ (AX), R8
+	XORQ 8(AX), R9
+	ORQ  R8, R9
+	MOVQ $0x00000000, BX
+	JNZ  small3_done
+
+small3_store:
+	VMOVDQU8 Z6, K1, (DI)
+	MOVQ     src_len+64(FP), CX
+	CMPQ     CX, $0x40
+	JBE      small3_stored
+	VMOVDQU8 Z29, K4, 64(DI)
+	VMOVDQU8 Z31, K5, 128(DI)
+
+small3_stored:
+	MOVQ $0x00000001, BX
+
+small3_done:
+	MOVQ BX, ok+120(FP)
+
+	// Clear r, s1 and s from the frame and the vector registers.
+	XORL AX, AX
+	MOVQ AX, 48(SP)
+	MOVQ AX, 56(SP)
+	MOVQ AX, 72(SP)
+	MOVQ AX, 80(SP)
+	MOVQ AX, 88(SP)
+
+	// Clear the vector registers: Y0-Y15 (VZEROALL) and, after a second row
+	// set, the EVEX ones it used (Z16 holds only ad).
+	MOVQ   src_len+64(FP), CX
+	CMPQ   CX, $0x40
+	JBE    small3_clear
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
+	VPXORD Z24, Z24, Z24
+	VPXORD Z25, Z25, Z25
+	VPXORD Z26, Z26, Z26
+	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
+	VPXORD Z29, Z29, Z29
+	VPXORD Z30, Z30, Z30
+	VPXORD Z31, Z31, Z31
+
+small3_clear:
+	VZEROALL
+	RET
+
+// func aeadSmallAVX2(key *[32]byte, nonce []byte, blk *[192]byte, mac *[272]byte, adLen int, n int, tag *[16]byte, open int) (ok int)
 // Requires: AVX, AVX2, BMI2, CMOV
 TEXT ·aeadSmallAVX2(SB), NOSPLIT, $48-88
 	MOVQ key+0(FP), AX
 	MOVQ nonce_base+8(FP), BX
+	MOVQ n+56(FP), CX
 
-	// Blocks 0 (low lanes) and 1 (high lanes), row layout; the last row is
-	// the counter (0) and the nonce's 12 bytes.
+	// Blocks 0 and 1 (set 0) and, for messages over 64 bytes, 2 and 3 (set
+	// 1), row layout; the last row is the counter and the nonce's 12 bytes.
 	VBROADCASTI128 sigma<>+0(SB), Y8
 	VBROADCASTI128 (AX), Y9
 	VBROADCASTI128 16(AX), Y10
@@ -32824,6 +33305,9 @@ small2_hrounds:
 small2_row3:
 	VINSERTI128 $0x01, X11, Y11, Y11
 	VPADDD      rowLanes<>+0(SB), Y11, Y11
+	VPADDD      rowStep2<>+0(SB), Y11, Y12
+	CMPQ        CX, $0x40
+	JA          small2_two
 	VMOVDQA     Y8, Y0
 	VMOVDQA     Y9, Y1
 	VMOVDQA     Y10, Y2
@@ -32871,53 +33355,215 @@ small2_rounds:
 	VPSHUFD $0x4e, Y3, Y3
 	DECL    R13
 	JNZ     small2_rounds
-	VPADDD  Y8, Y0, Y0
-	VPADDD  Y9, Y1, Y1
-	VPADDD  Y10, Y2, Y2
-	VPADDD  Y11, Y3, Y3
+	JMP     small2_added
+
+small2_two:
+	VMOVDQA Y8, Y0
+	VMOVDQA Y9, Y1
+	VMOVDQA Y10, Y2
+	VMOVDQA Y11, Y3
+	VMOVDQA Y8, Y4
+	VMOVDQA Y9, Y5
+	VMOVDQA Y10, Y6
+	VMOVDQA Y12, Y7
+	MOVL    $0x0000000a, R13
+
+small2_rounds2:
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y5, Y4, Y4
+	VPXOR   Y0, Y3, Y3
+	VPXOR   Y4, Y7, Y7
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y7, Y6, Y6
+	VPXOR   Y2, Y1, Y1
+	VPXOR   Y6, Y5, Y5
+	VPSLLD  $0x0c, Y1, Y13
+	VPSLLD  $0x0c, Y5, Y14
+	VPSRLD  $0x14, Y1, Y1
+	VPSRLD  $0x14, Y5, Y5
+	VPXOR   Y13, Y1, Y1
+	VPXOR   Y14, Y5, Y5
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y5, Y4, Y4
+	VPXOR   Y0, Y3, Y3
+	VPXOR   Y4, Y7, Y7
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y7, Y6, Y6
+	VPXOR   Y2, Y1, Y1
+	VPXOR   Y6, Y5, Y5
+	VPSLLD  $0x07, Y1, Y13
+	VPSLLD  $0x07, Y5, Y14
+	VPSRLD  $0x19, Y1, Y1
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y13, Y1, Y1
+	VPXOR   Y14, Y5, Y5
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPSHUFD $0x93, Y4, Y4
+	VPSHUFD $0x39, Y6, Y6
+	VPSHUFD $0x4e, Y7, Y7
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y5, Y4, Y4
+	VPXOR   Y0, Y3, Y3
+	VPXOR   Y4, Y7, Y7
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y7, Y6, Y6
+	VPXOR   Y2, Y1, Y1
+	VPXOR   Y6, Y5, Y5
+	VPSLLD  $0x0c, Y1, Y13
+	VPSLLD  $0x0c, Y5, Y14
+	VPSRLD  $0x14, Y1, Y1
+	VPSRLD  $0x14, Y5, Y5
+	VPXOR   Y13, Y1, Y1
+	VPXOR   Y14, Y5, Y5
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y5, Y4, Y4
+	VPXOR   Y0, Y3, Y3
+	VPXOR   Y4, Y7, Y7
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y7, Y6, Y6
+	VPXOR   Y2, Y1, Y1
+	VPXOR   Y6, Y5, Y5
+	VPSLLD  $0x07, Y1, Y13
+	VPSLLD  $0x07, Y5, Y14
+	VPSRLD  $0x19, Y1, Y1
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y13, Y1, Y1
+	VPXOR   Y14, Y5, Y5
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPSHUFD $0x39, Y4, Y4
+	VPSHUFD $0x93, Y6, Y6
+	VPSHUFD $0x4e, Y7, Y7
+	DECL    R13
+	JNZ     small2_rounds2
+	VPADDD  Y8, Y4, Y4
+	VPADDD  Y9, Y5, Y5
+	VPADDD  Y10, Y6, Y6
+	VPADDD  Y12, Y7, Y7
+
+small2_added:
+	VPADDD Y8, Y0, Y0
+	VPADDD Y9, Y1, Y1
+	VPADDD Y10, Y2, Y2
+	VPADDD Y11, Y3, Y3
 
 	// r = block 0's bytes 0-15, clamped; s = bytes 16-31; s1 = r1 + r1>>2.
-	VMOVQ      X0, R8
-	VPEXTRQ    $0x01, X0, R9
-	MOVQ       $0x0ffffffc0fffffff, AX
-	ANDQ       AX, R8
-	MOVQ       $0x0ffffffc0ffffffc, AX
-	ANDQ       AX, R9
-	MOVQ       R8, (SP)
-	MOVQ       R9, 8(SP)
-	MOVQ       R9, AX
-	SHRQ       $0x02, AX
-	ADDQ       R9, AX
-	MOVQ       AX, 24(SP)
-	VMOVDQU    X1, 32(SP)
-	VPERM2I128 $0x31, Y1, Y0, Y4
-	VPERM2I128 $0x31, Y3, Y2, Y5
+	VMOVQ   X0, R8
+	VPEXTRQ $0x01, X0, R9
+	MOVQ    $0x0ffffffc0fffffff, AX
+	ANDQ    AX, R8
+	MOVQ    $0x0ffffffc0ffffffc, AX
+	ANDQ    AX, R9
+	MOVQ    R8, (SP)
+	MOVQ    R9, 8(SP)
+	MOVQ    R9, AX
+	SHRQ    $0x02, AX
+	ADDQ    R9, AX
+	MOVQ    AX, 24(SP)
+	VMOVDQU X1, 32(SP)
 
-	// Y4:Y5 = (blk ^ block 1) & mask of n bytes; the ciphertext (that for
-	// Seal, blk for Open) at mac[pa:], pa = adLen rounded up to 16.
-	MOVQ    blk+32(FP), DI
-	MOVQ    mac+40(FP), R14
-	MOVQ    adLen+48(FP), DX
-	MOVQ    n+56(FP), CX
-	LEAQ    midMask<>+64(SB), AX
-	SUBQ    CX, AX
-	VMOVDQU (DI), Y6
-	VMOVDQU 32(DI), Y7
-	VPXOR   Y6, Y4, Y4
-	VPXOR   Y7, Y5, Y5
-	VPAND   (AX), Y4, Y4
-	VPAND   32(AX), Y5, Y5
-	LEAQ    15(DX), AX
-	ANDQ    $-16, AX
-	MOVQ    open+72(FP), BX
+	// Keystream blocks 1, 2, 3 in Y8:Y9, Y10:Y11, Y12:Y13; each becomes
+	// (blk ^ block) & the mask of its bytes of the message, and the ciphertext
+	// (that for Seal, blk for Open) goes to mac[pa:], pa = adLen rounded up to 16.
+	VPERM2I128 $0x31, Y1, Y0, Y8
+	VPERM2I128 $0x31, Y3, Y2, Y9
+	VPERM2I128 $0x20, Y5, Y4, Y10
+	VPERM2I128 $0x20, Y7, Y6, Y11
+	VPERM2I128 $0x31, Y5, Y4, Y12
+	VPERM2I128 $0x31, Y7, Y6, Y13
+	MOVQ       blk+32(FP), DI
+	MOVQ       mac+40(FP), R14
+	MOVQ       adLen+48(FP), DX
+	MOVQ       open+72(FP), BX
+	LEAQ       15(DX), R15
+	ANDQ       $-16, R15
+	XORL       R10, R10
+	MOVL       $0x00000040, R11
+
+	// Block 1: its bytes of the message, min(max(n - 64j, 0), 64), pick the mask.
+	MOVQ    CX, AX
+	CMPQ    AX, $0x40
+	CMOVQGT R11, AX
+	NEGQ    AX
+	LEAQ    64(AX), AX
+	LEAQ    midMask<>+0(SB), SI
+	ADDQ    SI, AX
+	VMOVDQU (DI), Y14
+	VMOVDQU 32(DI), Y15
+	VPXOR   Y14, Y8, Y8
+	VPXOR   Y15, Y9, Y9
+	VPAND   (AX), Y8, Y8
+	VPAND   32(AX), Y9, Y9
 	TESTQ   BX, BX
-	JNZ     small2_ct
-	VMOVDQA Y4, Y6
-	VMOVDQA Y5, Y7
+	JNZ     small2_ct1
+	VMOVDQA Y8, Y14
+	VMOVDQA Y9, Y15
 
-small2_ct:
-	VMOVDQU Y6, (R14)(AX*1)
-	VMOVDQU Y7, 32(R14)(AX*1)
+small2_ct1:
+	VMOVDQU Y14, (R14)(R15*1)
+	VMOVDQU Y15, 32(R14)(R15*1)
+
+	// Block 2: its bytes of the message, min(max(n - 64j, 0), 64), pick the mask.
+	MOVQ    CX, AX
+	SUBQ    $0x40, AX
+	CMOVQLT R10, AX
+	CMPQ    AX, $0x40
+	CMOVQGT R11, AX
+	NEGQ    AX
+	LEAQ    64(AX), AX
+	LEAQ    midMask<>+0(SB), SI
+	ADDQ    SI, AX
+	VMOVDQU 64(DI), Y14
+	VMOVDQU 96(DI), Y15
+	VPXOR   Y14, Y10, Y10
+	VPXOR   Y15, Y11, Y11
+	VPAND   (AX), Y10, Y10
+	VPAND   32(AX), Y11, Y11
+	TESTQ   BX, BX
+	JNZ     small2_ct2
+	VMOVDQA Y10, Y14
+	VMOVDQA Y11, Y15
+
+small2_ct2:
+	VMOVDQU Y14, 64(R14)(R15*1)
+	VMOVDQU Y15, 96(R14)(R15*1)
+
+	// Block 3: its bytes of the message, min(max(n - 64j, 0), 64), pick the mask.
+	MOVQ    CX, AX
+	SUBQ    $0x80, AX
+	CMOVQLT R10, AX
+	CMPQ    AX, $0x40
+	CMOVQGT R11, AX
+	NEGQ    AX
+	LEAQ    64(AX), AX
+	LEAQ    midMask<>+0(SB), SI
+	ADDQ    SI, AX
+	VMOVDQU 128(DI), Y14
+	VMOVDQU 160(DI), Y15
+	VPXOR   Y14, Y12, Y12
+	VPXOR   Y15, Y13, Y13
+	VPAND   (AX), Y12, Y12
+	VPAND   32(AX), Y13, Y13
+	TESTQ   BX, BX
+	JNZ     small2_ct3
+	VMOVDQA Y12, Y14
+	VMOVDQA Y13, Y15
+
+small2_ct3:
+	VMOVDQU Y14, 128(R14)(R15*1)
+	VMOVDQU Y15, 160(R14)(R15*1)
+	MOVQ    R15, AX
 	LEAQ    15(CX), BX
 	ANDQ    $-16, BX
 	ADDQ    AX, BX
@@ -32993,8 +33639,12 @@ small2_verify:
 	JNZ  small2_done
 
 small2_store:
-	VMOVDQU Y4, (DI)
-	VMOVDQU Y5, 32(DI)
+	VMOVDQU Y8, (DI)
+	VMOVDQU Y9, 32(DI)
+	VMOVDQU Y10, 64(DI)
+	VMOVDQU Y11, 96(DI)
+	VMOVDQU Y12, 128(DI)
+	VMOVDQU Y13, 160(DI)
 	MOVQ    $0x00000001, BX
 
 small2_done:

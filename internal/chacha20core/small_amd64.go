@@ -18,18 +18,26 @@ import (
 //go:noescape
 func aeadSmallAVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
 
+// aeadSmall3AVX512 is the same for len(src) <= 192 (two row sets: blocks 0
+// to 3), a separate function so that the 64-byte case keeps its code.
+//
+//go:noescape
+func aeadSmall3AVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
+
 // aeadSmallAVX2 is the same for CPUs with AVX2 but not AVX-512: the
 // message is in blk (zero-padded; on return the result, zero past n, except
 // after a failed Open) and ad in mac (zero-padded, adLen bytes).
 //
 //go:noescape
-func aeadSmallAVX2(key *[32]byte, nonce []byte, blk *[64]byte, mac *[144]byte, adLen, n int, tag *[16]byte, open int) (ok int)
+func aeadSmallAVX2(key *[32]byte, nonce []byte, blk *[SmallAEADMax]byte, mac *[smallMACBuf]byte, adLen, n int, tag *[16]byte, open int) (ok int)
 
 // SmallAEADMax is the longest message, and SmallADMax the longest additional
-// data, that SealSmall and OpenSmall take.
+// data, that SealSmall and OpenSmall take: three blocks after the key block
+// (two row sets of two blocks); smallMACBuf holds the MAC input, padded.
 const (
-	SmallAEADMax = BlockSize
+	SmallAEADMax = 3 * BlockSize
 	SmallADMax   = 64
+	smallMACBuf  = SmallADMax + SmallAEADMax + 16
 )
 
 // SmallAEADAvailable reports whether this CPU can run SealSmall and
@@ -52,11 +60,15 @@ func SmallAEADAvailable(avx512 bool) bool {
 func SealSmall(avx512 bool, key *[32]byte, nonce []byte, tag *[16]byte, ciphertext, plaintext, ad []byte) {
 	checkSmall(len(plaintext), ad, nonce)
 	if avx512 {
-		aeadSmallAVX512(key, nonce, ciphertext[:len(plaintext)], plaintext, ad, tag, 0)
+		if len(plaintext) <= BlockSize {
+			aeadSmallAVX512(key, nonce, ciphertext[:len(plaintext)], plaintext, ad, tag, 0)
+		} else {
+			aeadSmall3AVX512(key, nonce, ciphertext[:len(plaintext)], plaintext, ad, tag, 0)
+		}
 		return
 	}
 	var blk [SmallAEADMax]byte
-	var mac [144]byte
+	var mac [smallMACBuf]byte
 	copy(blk[:], plaintext)
 	copy(mac[:], ad)
 	aeadSmallAVX2(key, nonce, &blk, &mac, len(ad), len(plaintext), tag, 0)
@@ -70,10 +82,13 @@ func SealSmall(avx512 bool, key *[32]byte, nonce []byte, tag *[16]byte, cipherte
 func OpenSmall(avx512 bool, key *[32]byte, nonce []byte, plaintext, ciphertext []byte, tag *[16]byte, ad []byte) bool {
 	checkSmall(len(ciphertext), ad, nonce)
 	if avx512 {
-		return aeadSmallAVX512(key, nonce, plaintext[:len(ciphertext)], ciphertext, ad, tag, 1) == 1
+		if len(ciphertext) <= BlockSize {
+			return aeadSmallAVX512(key, nonce, plaintext[:len(ciphertext)], ciphertext, ad, tag, 1) == 1
+		}
+		return aeadSmall3AVX512(key, nonce, plaintext[:len(ciphertext)], ciphertext, ad, tag, 1) == 1
 	}
 	var blk [SmallAEADMax]byte
-	var mac [144]byte
+	var mac [smallMACBuf]byte
 	copy(blk[:], ciphertext)
 	copy(mac[:], ad)
 	if aeadSmallAVX2(key, nonce, &blk, &mac, len(ad), len(ciphertext), tag, 1) != 1 {

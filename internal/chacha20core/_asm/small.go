@@ -10,7 +10,8 @@ import (
 // The AEAD of a short message in one call (AVX-512, AVX2)
 //
 //	func aeadSmallAVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
-//	func aeadSmallAVX2(key *[32]byte, nonce []byte, blk *[64]byte, mac *[144]byte, adLen, n int, tag *[16]byte, open int) (ok int)
+//	func aeadSmall3AVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
+//	func aeadSmallAVX2(key *[32]byte, nonce []byte, blk *[192]byte, mac *[272]byte, adLen, n int, tag *[16]byte, open int) (ok int)
 //
 // For messages of at most 64 bytes the AEAD is one ChaCha20 block pair and a
 // few Poly1305 blocks, and every step is on one dependency chain: block 0's
@@ -20,7 +21,10 @@ import (
 // for the keystream and the MAC (a 64-byte Seal: XORBlocks, SumAEAD) added
 // some 30 ns of buffer copies, clears and call set-up around that chain
 // (bench/README.md); this function does the whole chain in one call, for
-// len(src) <= 64 and len(ad) <= 64:
+// len(src) <= 64 and len(ad) <= 64. aeadSmall3AVX512 does the same for up to
+// 192 bytes with a second row set (blocks 2 and 3) interleaved with the
+// first: the two chains share the rounds' latency (65-192 bytes: 160 ns at
+// 128 bytes against 191 for XORBlocks and SumAEAD, x/crypto 177):
 //
 //  1. Blocks 0 and 1 in one ymm row set (qrLowLatency): block 0 in the
 //     low 128-bit lanes, block 1 in the high ones. The rows come from key
@@ -35,7 +39,7 @@ import (
 //  3. src XORed with block 1, src and ad loaded through byte masks
 //     (AVX-512BW masked loads neither read nor fault on the bytes past a
 //     slice's end).
-//  4. The MAC input laid out in a 144-byte frame buffer: ad and the
+//  4. The MAC input laid out in a frame buffer: ad and the
 //     ciphertext (Seal: the result; Open: src), each zero-padded by its
 //     masked load and stored whole (a masked store could not forward its
 //     data to the MAC's loads), then the two lengths.
@@ -58,7 +62,8 @@ import (
 // input in mac; the rounds are the AVX2 row code's (vecISA.qr).
 
 func genSmall() {
-	genSmallAVX512()
+	genSmallAVX512(false)
+	genSmallAVX512(true)
 	genSmallAVX2(midMask) // 64 bytes of 0xff, then 64 zeros (genMidAVX2)
 	genHChaCha20("AVX512", func() { qrLowLatency([]quad{{Y0, Y1, Y2, Y3}}, [][2]VecPhysical{{Y13, Y14}}) })
 	v := vecISA{name: "AVX2", width: 32, avx: true}
@@ -75,14 +80,14 @@ func genHChaCha20(isa string, qr func()) {
 	TEXT("hChaCha20"+isa, NOSPLIT, "func(out *[32]byte, key *[32]byte, nonce *[16]byte)")
 	Doc("hChaCha20" + isa + " computes HChaCha20 of key and nonce into out: see _asm/small.go.")
 	smallName = "hchacha" + isa
-	k := &smallKernel{q: quad{Y0, Y1, Y2, Y3}, qr: qr}
+	k := &smallKernel{q: quad{Y0, Y1, Y2, Y3}, qr1: qr}
 	Load(Param("key"), RAX)
 	Load(Param("nonce"), RBX)
 	VBROADCASTI128(sigma, Y8)
 	VBROADCASTI128(Mem{Base: RAX}, Y9)
 	VBROADCASTI128(Mem{Base: RAX, Disp: 16}, Y10)
 	VBROADCASTI128(Mem{Base: RBX}, Y11)
-	k.doubleRounds(k.label("rounds"))
+	k.doubleRounds(k.label("rounds"), false)
 	Load(Param("out"), RAX)
 	VMOVDQU(X0, Mem{Base: RAX})
 	VMOVDQU(X3, Mem{Base: RAX, Disp: 16})
@@ -91,26 +96,34 @@ func genHChaCha20(isa string, qr func()) {
 }
 
 // smallKernel is what the two kernels share: the frame and the emitters of
-// the common steps.
+// the common steps. Set 0 (q: blocks 0 and 1) always runs; set 1 (q2:
+// blocks 2 and 3, last row in in3b) only for messages over 64 bytes.
 type smallKernel struct {
 	f    fusedFrame
 	sKey Mem
 	q    quad
-	qr   func() // one round on q
+	q2   quad
+	in3b VecPhysical
+	qr1  func() // one round on q
+	qr2  func() // one round on q and q2
 }
 
-func newSmallKernel(qr func()) *smallKernel {
+func newSmallKernel(q2 quad, in3b VecPhysical, qr1, qr2 func()) *smallKernel {
 	return &smallKernel{
 		f:    fusedFrame{r: AllocLocal(24), s1: AllocLocal(8)},
 		sKey: AllocLocal(16),
 		q:    quad{Y0, Y1, Y2, Y3},
-		qr:   qr,
+		q2:   q2,
+		in3b: in3b,
+		qr1:  qr1,
+		qr2:  qr2,
 	}
 }
 
 // rows loads the input rows into Y8-Y11 from key (RAX) and nonce (RBX,
 // 12 or 24 bytes), the 24-byte case through HChaCha20; nonce12 loads the
-// 12-byte nonce's row into X11 as [0, n0, n1, n2] with DX free.
+// 12-byte nonce's row into X11 as [0, n0, n1, n2] with DX free. in3b gets
+// set 1's last row (counters 2 and 3).
 func (k *smallKernel) rows(nonce12 func()) {
 	VBROADCASTI128(sigma, Y8)
 	VBROADCASTI128(Mem{Base: RAX}, Y9)
@@ -125,7 +138,7 @@ func (k *smallKernel) rows(nonce12 func()) {
 		"rows 0 and 3 are the subkey, nonce[16:24] the end of the last row.")
 	Label(k.label("x"))
 	VBROADCASTI128(Mem{Base: RBX}, Y11)
-	k.doubleRounds(k.label("hrounds"))
+	k.doubleRounds(k.label("hrounds"), false)
 	VMOVDQA(Y0, Y9)
 	VMOVDQA(Y3, Y10)
 	VMOVQ(Mem{Base: RBX, Disp: 16}, X11)
@@ -134,36 +147,77 @@ func (k *smallKernel) rows(nonce12 func()) {
 	Label(k.label("row3"))
 	VINSERTI128(U8(1), X11, Y11, Y11)
 	VPADDD(rowLanes, Y11, Y11)
+	if k.in3b != nil {
+		VPADDD(rowStep2, Y11, k.in3b)
+	}
 }
 
 var smallName string
 
 func (k *smallKernel) label(s string) string { return smallName + "_" + s }
 
-// doubleRounds copies Y8-Y11 to the working rows and runs ten double
-// rounds.
-func (k *smallKernel) doubleRounds(name string) {
-	for j, r := range []VecPhysical{Y8, Y9, Y10, Y11} {
-		VMOVDQA(r, k.q[j])
+// doubleRounds copies the input rows to the working rows of set 0 (and set
+// 1 if two) and runs ten double rounds.
+func (k *smallKernel) doubleRounds(name string, two bool) {
+	sets := []quad{k.q}
+	ins := [][4]VecPhysical{{Y8, Y9, Y10, Y11}}
+	qr := k.qr1
+	if two {
+		sets = append(sets, k.q2)
+		ins = append(ins, [4]VecPhysical{Y8, Y9, Y10, k.in3b})
+		qr = k.qr2
+	}
+	for i, q := range sets {
+		for j := range q {
+			if ins[i][j].PhysicalIndex() >= 16 || q[j].PhysicalIndex() >= 16 {
+				VMOVDQA64(ins[i][j], q[j]) // EVEX: Y16-Y31
+			} else {
+				VMOVDQA(ins[i][j], q[j])
+			}
+		}
 	}
 	MOVL(U32(10), R13L)
 	Label(name)
-	k.qr()
-	VPSHUFD(U8(0x93), Y0, Y0)
-	VPSHUFD(U8(0x39), Y2, Y2)
-	VPSHUFD(U8(0x4e), Y3, Y3)
-	k.qr()
-	VPSHUFD(U8(0x39), Y0, Y0)
-	VPSHUFD(U8(0x93), Y2, Y2)
-	VPSHUFD(U8(0x4e), Y3, Y3)
+	qr()
+	for _, q := range sets {
+		VPSHUFD(U8(0x93), q[0], q[0])
+		VPSHUFD(U8(0x39), q[2], q[2])
+		VPSHUFD(U8(0x4e), q[3], q[3])
+	}
+	qr()
+	for _, q := range sets {
+		VPSHUFD(U8(0x39), q[0], q[0])
+		VPSHUFD(U8(0x93), q[2], q[2])
+		VPSHUFD(U8(0x4e), q[3], q[3])
+	}
 	DECL(R13L)
 	JNZ(LabelRef(name))
 }
 
-// blocks runs the main rounds, adds the input, sets r, s1 and s from block
-// 0 and leaves block 1 in Y4 (bytes 0-31) and Y5 (32-63).
+// blocks runs the main rounds (set 1 too if len(src), in RCX, is over 64),
+// adds the input and sets r, s1 and s from block 0. Block 1 is in the high
+// lanes of set 0, blocks 2 and 3 in set 1.
 func (k *smallKernel) blocks() {
-	k.doubleRounds(k.label("rounds"))
+	if k.in3b == nil {
+		k.doubleRounds(k.label("rounds"), false)
+		k.addAndKey()
+		return
+	}
+	CMPQ(RCX, U8(64))
+	JA(LabelRef(k.label("two")))
+	k.doubleRounds(k.label("rounds"), false)
+	JMP(LabelRef(k.label("added")))
+	Label(k.label("two"))
+	k.doubleRounds(k.label("rounds2"), true)
+	for j, r := range []VecPhysical{Y8, Y9, Y10, k.in3b} {
+		VPADDD(r, k.q2[j], k.q2[j])
+	}
+	Label(k.label("added"))
+	k.addAndKey()
+}
+
+// addAndKey adds the input to set 0 and sets r, s1 and s from block 0.
+func (k *smallKernel) addAndKey() {
 	for j, r := range []VecPhysical{Y8, Y9, Y10, Y11} {
 		VPADDD(r, k.q[j], k.q[j])
 	}
@@ -181,8 +235,6 @@ func (k *smallKernel) blocks() {
 	ADDQ(R9, RAX)
 	MOVQ(RAX, k.f.s1)
 	VMOVDQU(X1, k.sKey)
-	VPERM2I128(U8(0x31), Y1, Y0, Y4)
-	VPERM2I128(U8(0x31), Y3, Y2, Y5)
 }
 
 // lensAndMAC stores the lengths (RDX = len(ad), RCX = len(src)) after the
@@ -261,13 +313,26 @@ func (k *smallKernel) finish(h [3]GPPhysical, store func()) {
 	}
 }
 
-func genSmallAVX512() {
-	TEXT("aeadSmallAVX512", NOSPLIT, "func(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)")
-	Doc("aeadSmallAVX512 seals (open == 0) or opens a message of at most 64 bytes",
+// genSmallAVX512 emits aeadSmallAVX512 (one row set: up to 64 bytes) or,
+// with two set, aeadSmall3AVX512 (two row sets: up to 192 bytes; a second
+// function rather than a branch, so that the 64-byte case keeps its code).
+func genSmallAVX512(two bool) {
+	name, max := "aeadSmallAVX512", "64"
+	if two {
+		name, max = "aeadSmall3AVX512", "192"
+	}
+	TEXT(name, NOSPLIT, "func(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)")
+	Doc(name+" seals (open == 0) or opens a message of at most "+max+" bytes",
 		"with at most 64 bytes of additional data in one call: see _asm/small.go.")
-	smallName = "small512"
-	k := newSmallKernel(func() { qrLowLatency([]quad{{Y0, Y1, Y2, Y3}}, [][2]VecPhysical{{Y13, Y14}}) })
-	buf := AllocLocal(144)
+	smallName = map[bool]string{false: "small512", true: "small3"}[two]
+	set1 := quad{Y18, Y19, Y20, Y21}
+	qr1 := func() { qrLowLatency([]quad{{Y0, Y1, Y2, Y3}}, [][2]VecPhysical{{Y13, Y14}}) }
+	k := newSmallKernel(quad{}, nil, qr1, nil)
+	if two {
+		k = newSmallKernel(set1, Y22, qr1,
+			func() { qrLowLatency([]quad{{Y0, Y1, Y2, Y3}, set1}, [][2]VecPhysical{{Y13, Y14}, {Y23, Y24}}) })
+	}
+	buf := AllocLocal(64 + 192 + 16)
 
 	Load(Param("key"), RAX)
 	Load(Param("nonce").Base(), RBX)
@@ -275,9 +340,10 @@ func genSmallAVX512() {
 	Load(Param("src").Base(), rSrc)
 	Load(Param("src").Len(), RCX)
 
-	Comment("Blocks 0 (low lanes) and 1 (high lanes), row layout; the last row is",
-		"the counter and the nonce: the nonce's 12 bytes loaded under a mask and",
-		"shifted up by the counter's 4.")
+	Comment("Blocks 0 and 1 (low and high lanes of set 0) and, for messages over 64",
+		"bytes, 2 and 3 (set 1), row layout; the last row is the counter and the",
+		"nonce: the nonce's 12 bytes loaded under a mask and shifted up by the",
+		"counter's 4.")
 	k.rows(func() {
 		MOVL(U32(0xfff), EDX)
 		KMOVW(EDX, K3)
@@ -285,14 +351,25 @@ func genSmallAVX512() {
 		VPSLLDQ(U8(4), X11, X11)
 	})
 
-	Comment("Off the chain: ad, zero-padded, to buf[0:64]; the masks of",
-		"len(src) bytes in K1 and len(ad) bytes in K2.")
+	Comment("Off the chain: ad, zero-padded, to buf[0:64]; the masks of the message's",
+		"bytes in each 64-byte block: K1 (and K4, K5); of len(ad) bytes: K2.")
 	LEAQ(buf, R14)
 	Load(Param("ad").Base(), RBX)
 	Load(Param("ad").Len(), RDX)
 	MOVQ(I32(-1), RAX)
 	BZHIQ(RCX, RAX, RAX)
 	KMOVQ(RAX, K1)
+	if two {
+		XORL(R11L, R11L)
+		for i, kr := range []OpmaskPhysical{K4, K5} {
+			MOVQ(RCX, RAX)
+			SUBQ(U8(64*(i+1)), RAX)
+			CMOVQLT(R11, RAX)
+			MOVQ(I32(-1), R10)
+			BZHIQ(RAX, R10, R10)
+			KMOVQ(R10, kr)
+		}
+	}
 	MOVQ(I32(-1), RAX)
 	BZHIQ(RDX, RAX, RAX)
 	KMOVQ(RAX, K2)
@@ -300,41 +377,94 @@ func genSmallAVX512() {
 	VMOVDQU64(Z16, Mem{Base: R14})
 
 	k.blocks()
-	Comment("Block 1 as 64 bytes in Z4; Z6 = src ^ Z4 under K1.")
+	Comment("Blocks 1, 2, 3 as 64 bytes in Z4, Z25, Z26; Z6, Z29, Z31 = src ^ them",
+		"under K1, K4, K5 (Z5, Z28, Z30: src).")
+	VPERM2I128(U8(0x31), Y1, Y0, Y4)
+	VPERM2I128(U8(0x31), Y3, Y2, Y5)
 	VINSERTI64X4(U8(1), Y5, Z4, Z4)
-	VMOVDQU8_Z(Mem{Base: rSrc}, K1, Z5)
-	VPXORQ(Z4, Z5, Z6)
-
-	Comment("The ciphertext (Z6 under K1 for Seal, Z5 for Open) at buf[pa:], pa =",
-		"len(ad) rounded up to 16, then the lengths at buf[pa+pc:], pc = len(src)",
-		"rounded up to 16.")
-	Load(Param("open"), RAX)
-	TESTQ(RAX, RAX)
-	JNZ(LabelRef("small512_ct"))
-	VMOVDQU8_Z(Z6, K1, Z5)
-	Label("small512_ct")
+	type chunk struct {
+		k      OpmaskPhysical
+		ks, in VecPhysical
+		out    VecPhysical
+		offset int
+	}
+	chunks := []chunk{{K1, Z4, Z5, Z6, 0}, {K4, Z25, Z28, Z29, 64}, {K5, Z26, Z30, Z31, 128}}
+	if !two {
+		chunks = chunks[:1]
+	}
+	Comment("The ciphertext (the results under the masks for Seal, src for Open) at",
+		"buf[pa:], pa = len(ad) rounded up to 16, then the lengths at buf[pa+pc:],",
+		"pc = len(src) rounded up to 16. Blocks 2 and 3 only for messages over 64",
+		"bytes (their masks are empty otherwise, and their lanes were not computed).")
+	Load(Param("open"), RBX)
 	LEAQ(Mem{Base: RDX, Disp: 15}, RAX)
 	ANDQ(I8(-16), RAX)
-	VMOVDQU64(Z5, Mem{Base: R14, Index: RAX, Scale: 1})
+	for i, c := range chunks {
+		if i == 1 {
+			CMPQ(RCX, U8(64))
+			JBE(LabelRef(k.label("mac")))
+			VSHUFI64X2(U8(0), Y19, Y18, Y25)
+			VSHUFI64X2(U8(0), Y21, Y20, Y26)
+			VINSERTI64X4(U8(1), Y26, Z25, Z25)
+			VSHUFI64X2(U8(3), Y19, Y18, Y26)
+			VSHUFI64X2(U8(3), Y21, Y20, Y27)
+			VINSERTI64X4(U8(1), Y27, Z26, Z26)
+		}
+		VMOVDQU8_Z(Mem{Base: rSrc, Disp: c.offset}, c.k, c.in)
+		VPXORQ(c.ks, c.in, c.out)
+		l := k.label("ct" + string(rune('1'+i)))
+		TESTQ(RBX, RBX)
+		JNZ(LabelRef(l))
+		VMOVDQU8_Z(c.out, c.k, c.in)
+		Label(l)
+		VMOVDQU64(c.in, Mem{Base: R14, Index: RAX, Scale: 1, Disp: c.offset})
+	}
+	Label(k.label("mac"))
 	h := k.lensAndMAC()
-	k.finish(h, func() { VMOVDQU8(Z6, K1, Mem{Base: rDst}) })
-	VPXORD(Z16, Z16, Z16)
+	k.finish(h, func() {
+		for i, c := range chunks {
+			if i == 1 {
+				Load(Param("src").Len(), RCX)
+				CMPQ(RCX, U8(64))
+				JBE(LabelRef(k.label("stored")))
+			}
+			VMOVDQU8(c.out, c.k, Mem{Base: rDst, Disp: c.offset})
+		}
+		if two {
+			Label(k.label("stored"))
+		}
+	})
+	if two {
+		Comment("Clear the vector registers: Y0-Y15 (VZEROALL) and, after a second row",
+			"set, the EVEX ones it used (Z16 holds only ad).")
+		Load(Param("src").Len(), RCX)
+		CMPQ(RCX, U8(64))
+		JBE(LabelRef(k.label("clear")))
+		for i := 18; i < 32; i++ {
+			VPXORD(zreg(i), zreg(i), zreg(i))
+		}
+		Label(k.label("clear"))
+	}
 	VZEROALL()
 	RET()
 }
 
 func genSmallAVX2(maskTail Mem) {
-	TEXT("aeadSmallAVX2", NOSPLIT, "func(key *[32]byte, nonce []byte, blk *[64]byte, mac *[144]byte, adLen, n int, tag *[16]byte, open int) (ok int)")
-	Doc("aeadSmallAVX2 seals (open == 0) or opens a message of at most 64 bytes",
+	TEXT("aeadSmallAVX2", NOSPLIT, "func(key *[32]byte, nonce []byte, blk *[192]byte, mac *[272]byte, adLen, n int, tag *[16]byte, open int) (ok int)")
+	Doc("aeadSmallAVX2 seals (open == 0) or opens a message of at most 192 bytes",
 		"in blk, with ad in mac, in one call: see _asm/small.go.")
 	smallName = "small2"
 	v := vecISA{name: "AVX2", width: 32, avx: true}
-	k := newSmallKernel(func() { v.qr([]quad{{Y0, Y1, Y2, Y3}}, []VecPhysical{Y13}) })
+	set1 := quad{Y4, Y5, Y6, Y7}
+	k := newSmallKernel(set1, Y12,
+		func() { v.qr([]quad{{Y0, Y1, Y2, Y3}}, []VecPhysical{Y13}) },
+		func() { v.qr([]quad{{Y0, Y1, Y2, Y3}, set1}, []VecPhysical{Y13, Y14}) })
 
 	Load(Param("key"), RAX)
 	Load(Param("nonce").Base(), RBX)
-	Comment("Blocks 0 (low lanes) and 1 (high lanes), row layout; the last row is",
-		"the counter (0) and the nonce's 12 bytes.")
+	Load(Param("n"), RCX)
+	Comment("Blocks 0 and 1 (set 0) and, for messages over 64 bytes, 2 and 3 (set",
+		"1), row layout; the last row is the counter and the nonce's 12 bytes.")
 	k.rows(func() {
 		VMOVQ(Mem{Base: RBX}, X11)
 		VPINSRD(U8(2), Mem{Base: RBX, Disp: 8}, X11, X11)
@@ -342,34 +472,58 @@ func genSmallAVX2(maskTail Mem) {
 	})
 	k.blocks()
 
-	Comment("Y4:Y5 = (blk ^ block 1) & mask of n bytes; the ciphertext (that for",
-		"Seal, blk for Open) at mac[pa:], pa = adLen rounded up to 16.")
+	Comment("Keystream blocks 1, 2, 3 in Y8:Y9, Y10:Y11, Y12:Y13; each becomes",
+		"(blk ^ block) & the mask of its bytes of the message, and the ciphertext",
+		"(that for Seal, blk for Open) goes to mac[pa:], pa = adLen rounded up to 16.")
+	VPERM2I128(U8(0x31), Y1, Y0, Y8)
+	VPERM2I128(U8(0x31), Y3, Y2, Y9)
+	VPERM2I128(U8(0x20), Y5, Y4, Y10)
+	VPERM2I128(U8(0x20), Y7, Y6, Y11)
+	VPERM2I128(U8(0x31), Y5, Y4, Y12)
+	VPERM2I128(U8(0x31), Y7, Y6, Y13)
 	Load(Param("blk"), rDst)
 	Load(Param("mac"), R14)
 	Load(Param("adLen"), RDX)
-	Load(Param("n"), RCX)
-	LEAQ(maskTail.Offset(64), RAX)
-	SUBQ(RCX, RAX)
-	VMOVDQU(Mem{Base: rDst}, Y6)
-	VMOVDQU(Mem{Base: rDst, Disp: 32}, Y7)
-	VPXOR(Y6, Y4, Y4)
-	VPXOR(Y7, Y5, Y5)
-	VPAND(Mem{Base: RAX}, Y4, Y4)
-	VPAND(Mem{Base: RAX, Disp: 32}, Y5, Y5)
-	LEAQ(Mem{Base: RDX, Disp: 15}, RAX)
-	ANDQ(I8(-16), RAX)
 	Load(Param("open"), RBX)
-	TESTQ(RBX, RBX)
-	JNZ(LabelRef("small2_ct"))
-	VMOVDQA(Y4, Y6)
-	VMOVDQA(Y5, Y7)
-	Label("small2_ct")
-	VMOVDQU(Y6, Mem{Base: R14, Index: RAX, Scale: 1})
-	VMOVDQU(Y7, Mem{Base: R14, Index: RAX, Scale: 1, Disp: 32})
+	LEAQ(Mem{Base: RDX, Disp: 15}, R15)
+	ANDQ(I8(-16), R15)
+	XORL(R10L, R10L)
+	MOVL(U32(64), R11L)
+	ks := [3][2]VecPhysical{{Y8, Y9}, {Y10, Y11}, {Y12, Y13}}
+	for j, kk := range ks {
+		Comment("Block " + string(rune('1'+j)) + ": its bytes of the message, min(max(n - 64j, 0), 64), pick the mask.")
+		MOVQ(RCX, RAX)
+		if j > 0 {
+			SUBQ(U8(64*j), RAX)
+			CMOVQLT(R10, RAX)
+		}
+		CMPQ(RAX, U8(64))
+		CMOVQGT(R11, RAX)
+		NEGQ(RAX)
+		LEAQ(Mem{Base: RAX, Disp: 64}, RAX)
+		LEAQ(maskTail, RSI)
+		ADDQ(RSI, RAX)
+		VMOVDQU(Mem{Base: rDst, Disp: 64 * j}, Y14)
+		VMOVDQU(Mem{Base: rDst, Disp: 64*j + 32}, Y15)
+		VPXOR(Y14, kk[0], kk[0])
+		VPXOR(Y15, kk[1], kk[1])
+		VPAND(Mem{Base: RAX}, kk[0], kk[0])
+		VPAND(Mem{Base: RAX, Disp: 32}, kk[1], kk[1])
+		TESTQ(RBX, RBX)
+		JNZ(LabelRef("small2_ct" + string(rune('1'+j))))
+		VMOVDQA(kk[0], Y14)
+		VMOVDQA(kk[1], Y15)
+		Label("small2_ct" + string(rune('1'+j)))
+		VMOVDQU(Y14, Mem{Base: R14, Index: R15, Scale: 1, Disp: 64 * j})
+		VMOVDQU(Y15, Mem{Base: R14, Index: R15, Scale: 1, Disp: 64*j + 32})
+	}
+	MOVQ(R15, RAX)
 	h := k.lensAndMAC()
 	k.finish(h, func() {
-		VMOVDQU(Y4, Mem{Base: rDst})
-		VMOVDQU(Y5, Mem{Base: rDst, Disp: 32})
+		for j, kk := range ks {
+			VMOVDQU(kk[0], Mem{Base: rDst, Disp: 64 * j})
+			VMOVDQU(kk[1], Mem{Base: rDst, Disp: 64*j + 32})
+		}
 	})
 	VZEROALL()
 	RET()
