@@ -78,9 +78,11 @@ func openMidAVX2(s *chacha20core.State, ret, out, ciphertext, ad, tag []byte) ([
 // openMidAVX2Run is openMidAVX2 at any length from chacha20core.MidMin.
 func openMidAVX2Run(s *chacha20core.State, ret, out, ciphertext, ad, tag []byte) ([]byte, error) {
 	// out may start where the tag does (it overlaps ciphertext exactly or
-	// not at all), and the plaintext is written before the comparison.
-	var tg [Overhead]byte
-	copy(tg[:], tag)
+	// not at all), and the plaintext is written before the comparison: the
+	// tag is read first.
+	_ = tag[Overhead-1]
+	tg0 := binary.LittleEndian.Uint64(tag)
+	tg1 := binary.LittleEndian.Uint64(tag[8:])
 	var fin [80]byte
 	var z [256]byte
 	var adt [16]byte
@@ -88,17 +90,22 @@ func openMidAVX2Run(s *chacha20core.State, ret, out, ciphertext, ad, tag []byte)
 	n := len(ciphertext)
 	p := n - chacha20core.MidTail(n)
 	copy(fin[:], ciphertext[p:])
+	// The lengths are written to fin and z separately: a 16-byte copy of
+	// two 8-byte stores would not be forwarded (a store-to-load stall).
 	binary.LittleEndian.PutUint64(fin[64:], uint64(len(ad)))
 	binary.LittleEndian.PutUint64(fin[72:], uint64(n))
 	copy(z[:], ciphertext[(n+15)&^15-240:])
-	copy(z[240:], fin[64:80])
+	binary.LittleEndian.PutUint64(z[240:], uint64(len(ad)))
+	binary.LittleEndian.PutUint64(z[248:], uint64(n))
 	var want [Overhead]byte
 	chacha20core.OpenMidAVX2(s, out, ciphertext, adFull, adTail, &fin, &z, &want)
 	copy(out[p:], fin[:n-p])
 	runtimehooks.Memclr(fin[:64])
 	s.Wipe()
-	ok := subtle.ConstantTimeCompare(want[:], tg[:]) == 1
-	if !ok {
+	// Constant time: the two halves' differences ORed, one branch on the
+	// result.
+	d := (binary.LittleEndian.Uint64(want[:]) ^ tg0) | (binary.LittleEndian.Uint64(want[8:]) ^ tg1)
+	if subtle.ConstantTimeEq(int32(uint32(d)|uint32(d>>32)), 0) != 1 {
 		clear(out)
 		return nil, errOpen
 	}

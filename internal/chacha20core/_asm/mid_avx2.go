@@ -53,9 +53,13 @@ import (
 // Open knows its whole ciphertext up front, so it moves MAC work out of the
 // tail, where nothing hides it: batch 1 also runs chain Z over the last 16
 // MAC blocks (a copy in z, from 0), and the last batch's chain A also
-// takes the K-16 tail blocks before them (up to eight conditional blocks
-// per two double rounds; with B = 2 they run after the batch), so that
-// what is left is two joins. A tail of K < 16 blocks runs as one chain.
+// takes the K-16 tail blocks before them (conditional blocks, five per two
+// double rounds and three after them; with B = 2 they run after the
+// batch), so that what is left is two joins. With B >= 3 and an 8-block
+// last batch, batch 1's chain A also takes the first midOpenX = 5 blocks
+// of batch 1's own ciphertext (six blocks per two double rounds instead of
+// five), which the last batch's chain A then does not. A tail of K < 16
+// blocks runs as one chain.
 // The last batch runs that MAC before its stores (an Open in place), and
 // the whole plaintext is written before the caller compares the tags (the
 // caller zeroes it on a mismatch).
@@ -87,12 +91,40 @@ import (
 // ns before this kernel), 8 KiB Seal 2.66 µs (x/crypto 2.78, before 2.79;
 // Open at 8 KiB keeps the long loop).
 //
+// Open at 1350 bytes, issue 8's fourth session (same machine and
+// benchmark, Open in place, fastest of 8-10 interleaved runs; the machine
+// was noisy, differences under about 5 ns are not resolved): 546-548 ns
+// before. Removing MAC work from the generated code (wrong tags, timing
+// only) located the cost: all of it, 503-509 ns; only the last batch's,
+// 514-517; only the last batch's chain A, 532; only its chain B, 557 (no
+// gain): the last batch's chain A is what costs, batch 1's 44 blocks are
+// hidden. Tried and dropped: the Poly1305 key block as a scalar ChaCha20
+// block in the general-purpose registers during batch 0 (as the previous
+// notes suggested; 14 words in AX, CX, DX, BP, SI, DI, R8-R15, two in the
+// frame): spread over all ten vector double rounds it is free (545-550)
+// but r then comes no earlier; two scalar double rounds per vector double
+// round over the first five make batch 0 about 25 ns slower (570-589), and
+// the MAC of 5, 10 or 15 of batch 0's blocks in its other five did not win
+// any of that back (570-596): batch 1 was not the bottleneck. Kept: batch 1
+// takes five more blocks of chain A (midOpenX), and the last batch's chain
+// A counts its blocks in BP and chain B's pointer is in SI instead of
+// read-modify-write counters and pointers in the frame: 535-537 ns. With
+// seven blocks per two double rounds in batch 1 (ten more): 558. Whole
+// Open with AVX-512 off (bench package, 8 interleaved rounds, median /
+// fastest): 1350 B 645.5 / 639.1 ns before, 602.4 / 600.8 after (x/crypto
+// 603.2 / 599.3: 1.00x; the goal of 1.05x is not met); aead's
+// BenchmarkMidAVX2 (13 bytes of additional data), medians of 6: 1350 B
+// 629 -> 620 ns, 3000 B 1159 -> 1135, other sizes within the noise.
+//
 // Registers: as in xorMACAVX2: Y0-Y15 and the frame slots as in
 // xorBlocksAVX2 (the row layout: Y0-Y7 the two sets, Y8-Y12 the input
 // rows, Y13 and Y14 temporaries), BX = the aligned vector frame; in the rounds R8-R10 = hA,
 // R11-R13 = hB (or chain Z in batch 1), DX = the MULX source, AX, CX, R14,
-// DI = temporaries, R15 = the MAC pointer (chain Z and Open's last chain B
-// load theirs from the frame), SI = the round counter. Around the stores SI
+// DI = temporaries, R15 = the MAC pointer (chain Z loads its own from the
+// frame), SI = the round counter; in Open's 8-block last batch SI = chain
+// B's pointer, BP = chain A's count of blocks left and the round counter is
+// in the frame (memory counters there measured about 10 ns slower at 1350
+// bytes: their read-modify-write chains). Around the stores SI
 // = src, DI = dst or the keystream slots, CX = the key slot or fin; the
 // joins and squarings merged into them use AX, CX, DX, R8-R15. The tail
 // uses R8-R13, AX, CX, R14, DI, DX, R15 and BX (the frame base is
@@ -209,12 +241,10 @@ func genMidAVX2Kernel(open bool) {
 	zp, zs := AllocLocal(8), AllocLocal(24)
 	fz := f
 	fz.mac = zp
-	// Open, last batch of a loop batch with such a tail: chain B's pointer
-	// (chain A takes the first K-16 tail blocks too), and the number of
-	// tail blocks left for after the batch (K-16, or 0 then).
-	bp, tX := AllocLocal(8), AllocLocal(8)
-	fb := f
-	fb.mac = bp
+	// Open: the number of tail blocks left for after the last batch (K-16,
+	// or 0 once a loop batch took them); the round counter of that batch
+	// (SI is chain B's pointer there).
+	tX, rc := AllocLocal(8), AllocLocal(8)
 
 	Comment("B = ceil((len(src)+64)/512) batches; src and dst as bases of virtual block 0.")
 	Load(Param("src").Len(), RCX)
@@ -615,6 +645,44 @@ func genMidAVX2Kernel(open bool) {
 		b1Row()
 	}
 
+	// clamp clamps r (R8, R9: its two 64-bit halves) and stores r, s1 and
+	// r^1 as the first power.
+	clamp := func() {
+		Comment("Clamp r (RFC 8439, Section 2.5); s1 = r1 + r1>>2; r^1 as the first power.")
+		MOVQ(U64(0x0FFFFFFC0FFFFFFF), RDX)
+		ANDQ(RDX, R8)
+		MOVQ(U64(0x0FFFFFFC0FFFFFFC), RDX)
+		ANDQ(RDX, R9)
+		MOVQ(R8, f.r)
+		MOVQ(R8, f.pow)
+		MOVQ(R9, f.r.Offset(8))
+		MOVQ(R9, f.pow.Offset(8))
+		MOVQ(U32(0), f.r.Offset(16))
+		MOVQ(U32(0), f.pow.Offset(16))
+		MOVQ(R9, RDX)
+		SHRQ(U8(2), RDX)
+		ADDQ(R9, RDX)
+		MOVQ(RDX, f.s1)
+	}
+	absorbAD := func() {
+		Comment("h = the padded additional data: whole blocks, then the padded tail.")
+		for _, r := range avx2ChainA {
+			XORL(r.As32(), r.As32())
+		}
+		for _, p := range []string{"ad", "adTail"} {
+			Load(Param(p).Base(), avx2Ptr)
+			Load(Param(p).Len(), RSI)
+			SHRQ(U8(4), RSI)
+			JZ(LabelRef(lbl(p + "_done")))
+			Label(lbl(p + "_loop"))
+			run(polyBlockOps(f, avx2Tmp, avx2Ptr, avx2ChainA, 0))
+			ADDQ(U8(16), avx2Ptr)
+			DECQ(RSI)
+			JNZ(LabelRef(lbl(p + "_loop")))
+			Label(lbl(p + "_done"))
+		}
+	}
+
 	// Batch 0: the key block and the first 448 bytes; no MAC work.
 	load()
 	MOVQ(U32(10), RSI)
@@ -633,42 +701,11 @@ func genMidAVX2Kernel(open bool) {
 		MOVQ(f.dst, rDst)
 		run(midStoreOps(spill, first(xorStore)))
 	}
-	Comment("Clamp r (RFC 8439, Section 2.5); s1 = r1 + r1>>2; r^1 as the first power.")
 	MOVQ(Mem{Base: RCX}, R8)
 	MOVQ(Mem{Base: RCX, Disp: 8}, R9)
-	MOVQ(U64(0x0FFFFFFC0FFFFFFF), RDX)
-	ANDQ(RDX, R8)
-	MOVQ(U64(0x0FFFFFFC0FFFFFFC), RDX)
-	ANDQ(RDX, R9)
-	MOVQ(R8, f.r)
-	MOVQ(R8, f.pow)
-	MOVQ(R9, f.r.Offset(8))
-	MOVQ(R9, f.pow.Offset(8))
-	MOVQ(U32(0), f.r.Offset(16))
-	MOVQ(U32(0), f.pow.Offset(16))
-	MOVQ(R9, RDX)
-	SHRQ(U8(2), RDX)
-	ADDQ(R9, RDX)
-	MOVQ(RDX, f.s1)
+	clamp()
 	advance()
-
-	Comment("h = the padded additional data: whole blocks, then the padded tail.")
-	for _, r := range avx2ChainA {
-		XORL(r.As32(), r.As32())
-	}
-	for _, p := range []string{"ad", "adTail"} {
-		Load(Param(p).Base(), avx2Ptr)
-		Load(Param(p).Len(), RSI)
-		SHRQ(U8(4), RSI)
-		JZ(LabelRef(lbl(p + "_done")))
-		Label(lbl(p + "_loop"))
-		run(polyBlockOps(f, avx2Tmp, avx2Ptr, avx2ChainA, 0))
-		ADDQ(U8(16), avx2Ptr)
-		DECQ(RSI)
-		JNZ(LabelRef(lbl(p + "_loop")))
-		Label(lbl(p + "_done"))
-	}
-
+	absorbAD()
 	// Batch 1: MACs batch 0's 448 bytes as one chain of 28 blocks (five
 	// per two double rounds, three after the rounds).
 	Label(lbl("b1"))
@@ -681,8 +718,9 @@ func genMidAVX2Kernel(open bool) {
 	load()
 	MOVQ(f.mac, avx2Ptr)
 	dr2 := func() []func() { return append(dr(), dr()...) }
-	b1 := func(withZ bool, name string, dr2 func() []func()) {
-		// The integer operations of two double rounds: five blocks of A and
+	b1 := func(withZ bool, name string, dr2 func() []func(), perA int) {
+		// The integer operations of two double rounds: perA blocks of A
+		// (five: batch 0's 28 blocks with three after the rounds) and
 		// (withZ) three of Z, whole blocks alternating (they share the
 		// temporaries).
 		var ops []func()
@@ -694,13 +732,15 @@ func genMidAVX2Kernel(open bool) {
 			Load(Param("z"), RCX)
 			MOVQ(RCX, zp)
 		}
-		for k := 0; k < 5; k++ {
-			ops = append(ops, polyBlockOps(f, avx2Tmp, avx2Ptr, avx2ChainA, k)...)
+		for k := 0; k < max(perA, 3); k++ {
+			if k < perA {
+				ops = append(ops, polyBlockOps(f, avx2Tmp, avx2Ptr, avx2ChainA, k)...)
+			}
 			if withZ && k < 3 {
 				ops = append(ops, polyBlockOps(fz, avx2Tmp, nil, avx2ChainB, k)...)
 			}
 		}
-		ops = append(ops, func() { LEAQ(mem(avx2Ptr, 80), avx2Ptr) })
+		ops = append(ops, func() { LEAQ(mem(avx2Ptr, 16*perA), avx2Ptr) })
 		if withZ {
 			ops = append(ops, func() { ADDQ(U8(48), zp) })
 		}
@@ -719,15 +759,24 @@ func genMidAVX2Kernel(open bool) {
 		}
 	}
 	if open {
+		Comment("Open, B >= 3 batches and an 8-block last batch: chain A also takes",
+			"the first midOpenX blocks of batch 1 (the last batch's chain A the fewer).")
+		CMPQ(f.n, U8(2))
+		JB(LabelRef(lbl("b1_nox")))
+		CMPQ(tT, U32(256))
+		JBE(LabelRef(lbl("b1_nox")))
+		b1(true, "b1_xrounds", dr2, midOpenPerA)
+		JMP(LabelRef(lbl("b1_mac_done")))
+		Label(lbl("b1_nox"))
 		MOVQ(tF16, RCX)
 		ADDQ(tNF, RCX)
 		CMPQ(RCX, U8(16))
 		JB(LabelRef(lbl("b1_noz")))
-		b1(true, "b1_zrounds", dr2)
+		b1(true, "b1_zrounds", dr2, 5)
 		JMP(LabelRef(lbl("b1_mac_done")))
 		Label(lbl("b1_noz"))
 	}
-	b1(false, "b1_rounds", dr2)
+	b1(false, "b1_rounds", dr2, 5)
 	Label(lbl("b1_mac_done"))
 	LEAQ(mem(avx2Ptr, 48), avx2Ptr)
 	MOVQ(avx2Ptr, f.mac)
@@ -761,11 +810,11 @@ func genMidAVX2Kernel(open bool) {
 		if open {
 			CMPQ(tX, U8(0))
 			JL(LabelRef(lbl("b1r_noz")))
-			b1(true, "b1r_zrounds", rowDR2)
+			b1(true, "b1r_zrounds", rowDR2, 5)
 			JMP(LabelRef(lbl("b1r_macd")))
 			Label(lbl("b1r_noz"))
 		}
-		b1(false, "b1r_rounds", rowDR2)
+		b1(false, "b1r_rounds", rowDR2, 5)
 		Label(lbl("b1r_macd"))
 		rowEnd("b1r", 1, lastPow)
 	}
@@ -792,44 +841,47 @@ func genMidAVX2Kernel(open bool) {
 	MOVQ(f.mac, avx2Ptr)
 	if open {
 		Comment("Open, last batch, a tail of K >= 16 MAC blocks: chain A also takes the",
-			"first K-16 tail blocks (up to eight blocks per two double rounds, while",
-			"any are left), chain B the 16 after them; the last 16 are chain Z.")
+			"first K-16 tail blocks, less the midOpenX batch 1 took (BP counts them",
+			"down: five per two double rounds, three after), chain B (pointer SI)",
+			"the 16 after them; the last 16 are chain Z.")
 		CMPQ(f.n, U8(1))
 		JNE(LabelRef(lbl("loop_ab")))
 		MOVQ(tX, RCX)
 		CMPQ(RCX, U8(0))
 		JL(LabelRef(lbl("loop_ab")))
-		LEAQ(mem(RCX, 16), RDX)
-		MOVQ(RDX, cA)
+		LEAQ(mem(RCX, 16-midOpenX), RDX)
+		MOVQ(RDX, RBP)
 		SHLQ(U8(4), RDX)
 		ADDQ(avx2Ptr, RDX)
-		MOVQ(RDX, bp)
+		MOVQ(RDX, RSI)
 		MOVQ(U32(0), tX)
 		condA := func() {
 			skip := newLabel("skipA")
-			CMPQ(cA, U8(0))
-			JE(LabelRef(skip))
+			TESTQ(RBP, RBP)
+			JZ(LabelRef(skip))
 			run(polyBlockOps(f, avx2Tmp, avx2Ptr, avx2ChainA, 0))
 			ADDQ(U8(16), avx2Ptr)
-			DECQ(cA)
+			DECQ(RBP)
 			Label(skip)
 		}
 		var ops []func()
-		for k := 0; k < 3; k++ {
-			ops = append(ops, condA, condA)
-			if k < 2 {
+		for k, q := 0, 0; k < 3; k++ {
+			for ; q < midOpenCondA*(k+1)/3; q++ {
 				ops = append(ops, condA)
 			}
-			ops = append(ops, polyBlockOps(fb, avx2Tmp, nil, avx2ChainB, k)...)
+			ops = append(ops, polyBlockOps(f, avx2Tmp, RSI, avx2ChainB, k)...)
 		}
-		ops = append(ops, func() { ADDQ(U8(48), bp) })
-		MOVQ(U32(5), RSI)
+		ops = append(ops, func() { ADDQ(U8(48), RSI) })
+		MOVQ(U32(5), rc)
 		Label(lbl("loop_xrounds"))
 		merge(append(dr(), dr()...), ops)
-		DECQ(RSI)
+		DECQ(rc)
 		JNZ(LabelRef(lbl("loop_xrounds")))
-		Comment("The last block of chain B, before any store.")
-		run(polyBlockOps(fb, avx2Tmp, nil, avx2ChainB, 0))
+		Comment("The last blocks of the chains, before any store.")
+		for i := 0; i < midOpenCondAfter; i++ {
+			condA()
+		}
+		run(polyBlockOps(f, avx2Tmp, RSI, avx2ChainB, 0))
 		JMP(LabelRef(lbl("loop_macd")))
 		Label(lbl("loop_ab"))
 	}
@@ -864,16 +916,7 @@ func genMidAVX2Kernel(open bool) {
 	ANDQ(I32(-W), rFrame)
 	Comment("The tag: h mod 2^130-5 (h < 2p: subtract p unless that borrows), plus s,",
 		"mod 2^128 (RFC 8439, Section 2.5.1).")
-	MOVQ(R8, RAX)
-	MOVQ(R9, RCX)
-	MOVQ(R10, RDX)
-	SUBQ(I8(-5), RAX)
-	SBBQ(I8(-1), RCX)
-	SBBQ(U8(3), RDX)
-	CMOVQCC(RAX, R8)
-	CMOVQCC(RCX, R9)
-	ADDQ(kf.Offset(16), R8)
-	ADCQ(kf.Offset(24), R9)
+	polyTag([3]GPPhysical{R8, R9, R10}, [3]GPPhysical{RAX, RCX, RDX}, kf.Offset(16))
 	Load(Param("tag"), RAX)
 	MOVQ(R8, Mem{Base: RAX})
 	MOVQ(R9, Mem{Base: RAX, Disp: 8})
@@ -887,6 +930,7 @@ func genMidAVX2Kernel(open bool) {
 		kf, kf.Offset(8), kf.Offset(16), kf.Offset(24)} {
 		MOVQ(RAX, m)
 	}
+
 	VZEROUPPER()
 	RET()
 
@@ -1011,3 +1055,17 @@ func tail(open bool, lbl func(string) string, f fusedFrame, tF16, tMain, tNF, tF
 	JNZ(LabelRef(lbl("t1_fin_loop")))
 	Label(lbl("t_done"))
 }
+
+// Open with B >= 3 batches and an 8-block last batch (t > 256 bytes, so
+// 17 <= K <= 33): batch 1's chain A takes midOpenPerA blocks per two double
+// rounds (three after them), so midOpenX blocks of batch 1's own ciphertext
+// besides batch 0's 28 (they are still ciphertext: batch 1's plaintext is
+// written in the next batch), and the last batch's chain A, K-midOpenX
+// blocks (at most 33-midOpenX), takes up to midOpenCondA per two double
+// rounds and the rest, up to midOpenCondAfter, after them.
+const (
+	midOpenPerA      = 6
+	midOpenX         = 5*midOpenPerA + 3 - 28
+	midOpenCondA     = 5
+	midOpenCondAfter = 33 - midOpenX - 5*midOpenCondA
+)
