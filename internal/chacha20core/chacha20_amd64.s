@@ -33418,13 +33418,29 @@ small512_done:
 	MOVQ BX, ok+120(FP)
 
 	// Clear r, s1 and s from the frame and the vector registers.
-	XORL AX, AX
-	MOVQ AX, (SP)
-	MOVQ AX, 8(SP)
-	MOVQ AX, 24(SP)
-	MOVQ AX, 32(SP)
-	MOVQ AX, 40(SP)
-	VZEROALL
+	XORL  AX, AX
+	MOVQ  AX, (SP)
+	MOVQ  AX, 8(SP)
+	MOVQ  AX, 24(SP)
+	MOVQ  AX, 32(SP)
+	MOVQ  AX, 40(SP)
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VPXOR Y9, Y9, Y9
+	VPXOR Y10, Y10, Y10
+	VPXOR Y11, Y11, Y11
+	VPXOR Y12, Y12, Y12
+	VPXOR Y13, Y13, Y13
+	VPXOR Y14, Y14, Y14
+	VPXOR Y15, Y15, Y15
+	VZEROUPPER
 	RET
 
 // func aeadSmall3AVX512(key *[32]byte, nonce []byte, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)
@@ -33881,7 +33897,7 @@ small3_done:
 	MOVQ AX, 80(SP)
 	MOVQ AX, 88(SP)
 
-	// Clear the vector registers: Y0-Y15 (VZEROALL) and, after a second row
+	// Clear the vector registers: Y0-Y15 (clearY0Y15) and, after a second row
 	// set, the EVEX ones it used (Z16 holds only ad).
 	MOVQ   src_len+64(FP), CX
 	CMPQ   CX, $0x40
@@ -33902,7 +33918,23 @@ small3_done:
 	VPXORD Z31, Z31, Z31
 
 small3_clear:
-	VZEROALL
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VPXOR Y9, Y9, Y9
+	VPXOR Y10, Y10, Y10
+	VPXOR Y11, Y11, Y11
+	VPXOR Y12, Y12, Y12
+	VPXOR Y13, Y13, Y13
+	VPXOR Y14, Y14, Y14
+	VPXOR Y15, Y15, Y15
+	VZEROUPPER
 	RET
 
 // func aeadSmallAVX2(key *[32]byte, nonce []byte, blk *[192]byte, mac *[272]byte, adLen int, n int, tag *[16]byte, open int) (ok int)
@@ -34330,13 +34362,29 @@ small2_done:
 	MOVQ BX, ok+80(FP)
 
 	// Clear r, s1 and s from the frame and the vector registers.
-	XORL AX, AX
-	MOVQ AX, (SP)
-	MOVQ AX, 8(SP)
-	MOVQ AX, 24(SP)
-	MOVQ AX, 32(SP)
-	MOVQ AX, 40(SP)
-	VZEROALL
+	XORL  AX, AX
+	MOVQ  AX, (SP)
+	MOVQ  AX, 8(SP)
+	MOVQ  AX, 24(SP)
+	MOVQ  AX, 32(SP)
+	MOVQ  AX, 40(SP)
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VPXOR Y9, Y9, Y9
+	VPXOR Y10, Y10, Y10
+	VPXOR Y11, Y11, Y11
+	VPXOR Y12, Y12, Y12
+	VPXOR Y13, Y13, Y13
+	VPXOR Y14, Y14, Y14
+	VPXOR Y15, Y15, Y15
+	VZEROUPPER
 	RET
 
 // func hChaCha20AVX512(out *[32]byte, key *[32]byte, nonce *[16]byte)
@@ -34406,7 +34454,23 @@ hchachaAVX512_rounds:
 	MOVQ       out+0(FP), AX
 	VMOVDQU    X0, (AX)
 	VMOVDQU    X3, 16(AX)
-	VZEROALL
+	VPXOR      Y0, Y0, Y0
+	VPXOR      Y1, Y1, Y1
+	VPXOR      Y2, Y2, Y2
+	VPXOR      Y3, Y3, Y3
+	VPXOR      Y4, Y4, Y4
+	VPXOR      Y5, Y5, Y5
+	VPXOR      Y6, Y6, Y6
+	VPXOR      Y7, Y7, Y7
+	VPXOR      Y8, Y8, Y8
+	VPXOR      Y9, Y9, Y9
+	VPXOR      Y10, Y10, Y10
+	VPXOR      Y11, Y11, Y11
+	VPXOR      Y12, Y12, Y12
+	VPXOR      Y13, Y13, Y13
+	VPXOR      Y14, Y14, Y14
+	VPXOR      Y15, Y15, Y15
+	VZEROUPPER
 	RET
 
 // func hChaCha20AVX2(out *[32]byte, key *[32]byte, nonce *[16]byte)
@@ -34468,5 +34532,21 @@ hchachaAVX2_rounds:
 	MOVQ    out+0(FP), AX
 	VMOVDQU X0, (AX)
 	VMOVDQU X3, 16(AX)
-	VZEROALL
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y1, Y1, Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	VPXOR   Y4, Y4, Y4
+	VPXOR   Y5, Y5, Y5
+	VPXOR   Y6, Y6, Y6
+	VPXOR   Y7, Y7, Y7
+	VPXOR   Y8, Y8, Y8
+	VPXOR   Y9, Y9, Y9
+	VPXOR   Y10, Y10, Y10
+	VPXOR   Y11, Y11, Y11
+	VPXOR   Y12, Y12, Y12
+	VPXOR   Y13, Y13, Y13
+	VPXOR   Y14, Y14, Y14
+	VPXOR   Y15, Y15, Y15
+	VZEROUPPER
 	RET
