@@ -33136,7 +33136,7 @@ rnext_444:
 
 // func aeadSmallAVX512(key *[32]byte, nonce []byte, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
-TEXT ·aeadSmallAVX512(SB), NOSPLIT, $320-128
+TEXT ·aeadSmallAVX512(SB), NOSPLIT, $288-128
 	MOVQ key+0(FP), AX
 	MOVQ nonce_base+8(FP), BX
 	MOVQ dst_base+32(FP), DI
@@ -33229,7 +33229,7 @@ small512_row3:
 
 	// Off the chain: ad, zero-padded, to buf[0:64]; the masks of the message's
 	// bytes in each 64-byte block: K1 (and K4, K5); of len(ad) bytes: K2.
-	LEAQ       48(SP), R14
+	LEAQ       16(SP), R14
 	MOVQ       ad_base+80(FP), BX
 	MOVQ       ad_len+88(FP), DX
 	MOVQ       $-1, AX
@@ -33300,20 +33300,15 @@ small512_rounds:
 	VPADDD     Y10, Y2, Y2
 	VPADDD     Y11, Y3, Y3
 
-	// r = block 0's bytes 0-15, clamped; s = bytes 16-31; s1 = r1 + r1>>2.
+	// r = block 0's bytes 0-15, clamped, in R8 (r0) and R9 (r1) until the MAC
+	// takes them; s = bytes 16-31.
 	VMOVQ   X0, R8
 	VPEXTRQ $0x01, X0, R9
 	MOVQ    $0x0ffffffc0fffffff, AX
 	ANDQ    AX, R8
 	MOVQ    $0x0ffffffc0ffffffc, AX
 	ANDQ    AX, R9
-	MOVQ    R8, (SP)
-	MOVQ    R9, 8(SP)
-	MOVQ    R9, AX
-	SHRQ    $0x02, AX
-	ADDQ    R9, AX
-	MOVQ    AX, 24(SP)
-	VMOVDQU X1, 32(SP)
+	VMOVDQU X1, (SP)
 
 	// Blocks 1, 2, 3 as 64 bytes in Z4, Z25, Z26; Z6, Z29, Z31 = src ^ them
 	// under K1, K4, K5 (Z5, Z28, Z30: src).
@@ -33344,7 +33339,14 @@ small512_ct1:
 	LEAQ      16(BX), R15
 	SHRQ      $0x04, R15
 
-	// Poly1305 of (pa+pc)/16 + 1 blocks: h = (h + m)·r per block.
+	// Poly1305 of (pa+pc)/16 + 1 blocks: h = (h + m)·r per block, with r0,
+	// r1 and s1 = r1 + r1>>2 in R13, SI and CX (in registers, the first block's
+	// products need not wait for r to go through memory).
+	MOVQ R8, R13
+	MOVQ R9, SI
+	MOVQ R9, CX
+	SHRQ $0x02, CX
+	ADDQ R9, CX
 	XORL R8, R8
 	XORL R9, R9
 	XORL R12, R12
@@ -33354,18 +33356,18 @@ small512_blocks:
 	ADCQ  8(R14), R9
 	ADCQ  $0x01, R12
 	MOVQ  R8, DX
-	MULXQ (SP), AX, BX
-	MULXQ 8(SP), R8, R10
+	MULXQ R13, AX, BX
+	MULXQ SI, R8, R10
 	MOVQ  R9, DX
-	MULXQ 24(SP), R11, R9
+	MULXQ CX, R11, R9
 	ADDQ  R11, AX
 	ADCQ  R9, BX
-	MULXQ (SP), R11, R9
+	MULXQ R13, R11, R9
 	ADDQ  R11, R8
 	ADCQ  R9, R10
 	MOVQ  R12, R11
-	IMULQ 24(SP), R11
-	IMULQ (SP), R12
+	IMULQ CX, R11
+	IMULQ R13, R12
 	ADDQ  R11, R8
 	ADCQ  $0x00, R10
 	ADDQ  BX, R8
@@ -33393,8 +33395,8 @@ small512_blocks:
 	SBBQ    $0x03, CX
 	CMOVQCC AX, R8
 	CMOVQCC BX, R9
-	ADDQ    32(SP), R8
-	ADCQ    40(SP), R9
+	ADDQ    (SP), R8
+	ADCQ    8(SP), R9
 	MOVQ    tag+104(FP), AX
 	MOVQ    open+112(FP), BX
 	TESTQ   BX, BX
@@ -33417,13 +33419,10 @@ small512_store:
 small512_done:
 	MOVQ BX, ok+120(FP)
 
-	// Clear r, s1 and s from the frame and the vector registers.
+	// Clear s from the frame.
 	XORL  AX, AX
 	MOVQ  AX, (SP)
 	MOVQ  AX, 8(SP)
-	MOVQ  AX, 24(SP)
-	MOVQ  AX, 32(SP)
-	MOVQ  AX, 40(SP)
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -33445,7 +33444,7 @@ small512_done:
 
 // func aeadSmall3AVX512(key *[32]byte, nonce []byte, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
-TEXT ·aeadSmall3AVX512(SB), NOSPLIT, $368-128
+TEXT ·aeadSmall3AVX512(SB), NOSPLIT, $304-128
 	MOVQ key+0(FP), AX
 	MOVQ nonce_base+8(FP), BX
 	MOVQ dst_base+32(FP), DI
@@ -33539,7 +33538,7 @@ small3_row3:
 
 	// Off the chain: ad, zero-padded, to buf[0:64]; the masks of the message's
 	// bytes in each 64-byte block: K1 (and K4, K5); of len(ad) bytes: K2.
-	LEAQ       96(SP), R14
+	LEAQ       32(SP), R14
 	MOVQ       ad_base+80(FP), BX
 	MOVQ       ad_len+88(FP), DX
 	MOVQ       $-1, AX
@@ -33739,20 +33738,15 @@ small3_added:
 	VPADDD Y10, Y2, Y2
 	VPADDD Y11, Y3, Y3
 
-	// r = block 0's bytes 0-15, clamped; s = bytes 16-31; s1 = r1 + r1>>2.
+	// r = block 0's bytes 0-15, clamped, in R8 (r0) and R9 (r1) until the MAC
+	// takes them; s = bytes 16-31.
 	VMOVQ   X0, R8
 	VPEXTRQ $0x01, X0, R9
 	MOVQ    $0x0ffffffc0fffffff, AX
 	ANDQ    AX, R8
 	MOVQ    $0x0ffffffc0ffffffc, AX
 	ANDQ    AX, R9
-	MOVQ    R8, 48(SP)
-	MOVQ    R9, 56(SP)
-	MOVQ    R9, AX
-	SHRQ    $0x02, AX
-	ADDQ    R9, AX
-	MOVQ    AX, 72(SP)
-	VMOVDQU X1, 80(SP)
+	VMOVDQU X1, 16(SP)
 
 	// Blocks 1, 2, 3 as 64 bytes in Z4, Z25, Z26; Z6, Z29, Z31 = src ^ them
 	// under K1, K4, K5 (Z5, Z28, Z30: src).
@@ -33809,7 +33803,14 @@ small3_mac:
 	LEAQ 16(BX), R15
 	SHRQ $0x04, R15
 
-	// Poly1305 of (pa+pc)/16 + 1 blocks: h = (h + m)·r per block.
+	// Poly1305 of (pa+pc)/16 + 1 blocks: h = (h + m)·r per block, with r0,
+	// r1 and s1 = r1 + r1>>2 in R13, SI and CX (in registers, the first block's
+	// products need not wait for r to go through memory).
+	MOVQ R8, R13
+	MOVQ R9, SI
+	MOVQ R9, CX
+	SHRQ $0x02, CX
+	ADDQ R9, CX
 	XORL R8, R8
 	XORL R9, R9
 	XORL R12, R12
@@ -33819,18 +33820,18 @@ small3_blocks:
 	ADCQ  8(R14), R9
 	ADCQ  $0x01, R12
 	MOVQ  R8, DX
-	MULXQ 48(SP), AX, BX
-	MULXQ 56(SP), R8, R10
+	MULXQ R13, AX, BX
+	MULXQ SI, R8, R10
 	MOVQ  R9, DX
-	MULXQ 72(SP), R11, R9
+	MULXQ CX, R11, R9
 	ADDQ  R11, AX
 	ADCQ  R9, BX
-	MULXQ 48(SP), R11, R9
+	MULXQ R13, R11, R9
 	ADDQ  R11, R8
 	ADCQ  R9, R10
 	MOVQ  R12, R11
-	IMULQ 72(SP), R11
-	IMULQ 48(SP), R12
+	IMULQ CX, R11
+	IMULQ R13, R12
 	ADDQ  R11, R8
 	ADCQ  $0x00, R10
 	ADDQ  BX, R8
@@ -33858,8 +33859,8 @@ small3_blocks:
 	SBBQ    $0x03, CX
 	CMOVQCC AX, R8
 	CMOVQCC BX, R9
-	ADDQ    80(SP), R8
-	ADCQ    88(SP), R9
+	ADDQ    16(SP), R8
+	ADCQ    24(SP), R9
 	MOVQ    tag+104(FP), AX
 	MOVQ    open+112(FP), BX
 	TESTQ   BX, BX
@@ -33889,13 +33890,10 @@ small3_stored:
 small3_done:
 	MOVQ BX, ok+120(FP)
 
-	// Clear r, s1 and s from the frame and the vector registers.
+	// Clear s from the frame.
 	XORL AX, AX
-	MOVQ AX, 48(SP)
-	MOVQ AX, 56(SP)
-	MOVQ AX, 72(SP)
-	MOVQ AX, 80(SP)
-	MOVQ AX, 88(SP)
+	MOVQ AX, 16(SP)
+	MOVQ AX, 24(SP)
 
 	// Clear the vector registers: Y0-Y15 (clearY0Y15) and, after a second row
 	// set, the EVEX ones it used (Z16 holds only ad).
@@ -33939,7 +33937,7 @@ small3_clear:
 
 // func aeadSmallAVX2(key *[32]byte, nonce []byte, blk *[192]byte, mac *[272]byte, adLen int, n int, tag *[16]byte, open int) (ok int)
 // Requires: AVX, AVX2, BMI2, CMOV
-TEXT ·aeadSmallAVX2(SB), NOSPLIT, $48-88
+TEXT ·aeadSmallAVX2(SB), NOSPLIT, $16-88
 	MOVQ key+0(FP), AX
 	MOVQ nonce_base+8(FP), BX
 	MOVQ n+56(FP), CX
@@ -34169,20 +34167,15 @@ small2_added:
 	VPADDD Y10, Y2, Y2
 	VPADDD Y11, Y3, Y3
 
-	// r = block 0's bytes 0-15, clamped; s = bytes 16-31; s1 = r1 + r1>>2.
+	// r = block 0's bytes 0-15, clamped, in R8 (r0) and R9 (r1) until the MAC
+	// takes them; s = bytes 16-31.
 	VMOVQ   X0, R8
 	VPEXTRQ $0x01, X0, R9
 	MOVQ    $0x0ffffffc0fffffff, AX
 	ANDQ    AX, R8
 	MOVQ    $0x0ffffffc0ffffffc, AX
 	ANDQ    AX, R9
-	MOVQ    R8, (SP)
-	MOVQ    R9, 8(SP)
-	MOVQ    R9, AX
-	SHRQ    $0x02, AX
-	ADDQ    R9, AX
-	MOVQ    AX, 24(SP)
-	VMOVDQU X1, 32(SP)
+	VMOVDQU X1, (SP)
 
 	// Keystream blocks 1, 2, 3 in Y8:Y9, Y10:Y11, Y12:Y13; each becomes
 	// (blk ^ block) & the mask of its bytes of the message, and the ciphertext
@@ -34283,7 +34276,14 @@ small2_ct3:
 	LEAQ    16(BX), R15
 	SHRQ    $0x04, R15
 
-	// Poly1305 of (pa+pc)/16 + 1 blocks: h = (h + m)·r per block.
+	// Poly1305 of (pa+pc)/16 + 1 blocks: h = (h + m)·r per block, with r0,
+	// r1 and s1 = r1 + r1>>2 in R13, SI and CX (in registers, the first block's
+	// products need not wait for r to go through memory).
+	MOVQ R8, R13
+	MOVQ R9, SI
+	MOVQ R9, CX
+	SHRQ $0x02, CX
+	ADDQ R9, CX
 	XORL R8, R8
 	XORL R9, R9
 	XORL R12, R12
@@ -34293,18 +34293,18 @@ small2_blocks:
 	ADCQ  8(R14), R9
 	ADCQ  $0x01, R12
 	MOVQ  R8, DX
-	MULXQ (SP), AX, BX
-	MULXQ 8(SP), R8, R10
+	MULXQ R13, AX, BX
+	MULXQ SI, R8, R10
 	MOVQ  R9, DX
-	MULXQ 24(SP), R11, R9
+	MULXQ CX, R11, R9
 	ADDQ  R11, AX
 	ADCQ  R9, BX
-	MULXQ (SP), R11, R9
+	MULXQ R13, R11, R9
 	ADDQ  R11, R8
 	ADCQ  R9, R10
 	MOVQ  R12, R11
-	IMULQ 24(SP), R11
-	IMULQ (SP), R12
+	IMULQ CX, R11
+	IMULQ R13, R12
 	ADDQ  R11, R8
 	ADCQ  $0x00, R10
 	ADDQ  BX, R8
@@ -34332,8 +34332,8 @@ small2_blocks:
 	SBBQ    $0x03, CX
 	CMOVQCC AX, R8
 	CMOVQCC BX, R9
-	ADDQ    32(SP), R8
-	ADCQ    40(SP), R9
+	ADDQ    (SP), R8
+	ADCQ    8(SP), R9
 	MOVQ    tag+64(FP), AX
 	MOVQ    open+72(FP), BX
 	TESTQ   BX, BX
@@ -34361,13 +34361,10 @@ small2_store:
 small2_done:
 	MOVQ BX, ok+80(FP)
 
-	// Clear r, s1 and s from the frame and the vector registers.
+	// Clear s from the frame.
 	XORL  AX, AX
 	MOVQ  AX, (SP)
 	MOVQ  AX, 8(SP)
-	MOVQ  AX, 24(SP)
-	MOVQ  AX, 32(SP)
-	MOVQ  AX, 40(SP)
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2

@@ -121,31 +121,36 @@ const fusedBatch = 1024
 // The MAC pointer is in register ptr, or in the frame (ptr == nil), then
 // loaded into the first temporary.
 func polyBlockOps(f fusedFrame, tmp [4]GPPhysical, ptr GPPhysical, h [3]GPPhysical, k int) []func() {
-	h0, h1, h2 := h[0], h[1], h[2]
-	t0, t1, t2, t3 := tmp[0], tmp[1], tmp[2], tmp[3]
-	r0, r1 := f.r, f.r.Offset(8)
 	var ops []func()
 	if ptr == nil {
-		ptr = t0
-		ops = append(ops, func() { MOVQ(f.mac, t0) })
+		ptr = tmp[0]
+		ops = append(ops, func() { MOVQ(f.mac, tmp[0]) })
 	}
-	return append(ops,
+	return append(ops, polyStepOps(f.r, f.r.Offset(8), f.s1, tmp, ptr, h, k)...)
+}
+
+// polyStepOps is polyBlockOps' step with r0, r1 and s1 as operands
+// (registers or memory) and the MAC pointer in ptr.
+func polyStepOps(r0, r1, s1 Op, tmp [4]GPPhysical, ptr GPPhysical, h [3]GPPhysical, k int) []func() {
+	h0, h1, h2 := h[0], h[1], h[2]
+	t0, t1, t2, t3 := tmp[0], tmp[1], tmp[2], tmp[3]
+	return append([]func(){},
 		func() { ADDQ(mem(ptr, 16*k), h0) },
 		func() { ADCQ(mem(ptr, 16*k+8), h1) },
 		func() { ADCQ(U8(1), h2) },
 		func() { MOVQ(h0, RDX) },
-		func() { MULXQ(r0, t0, t1) },   // t1:t0 = h0·r0
-		func() { MULXQ(r1, h0, t2) },   // t2:h0 = h0·r1
-		func() { MOVQ(h1, RDX) },       //
-		func() { MULXQ(f.s1, t3, h1) }, // h1·s1
+		func() { MULXQ(r0, t0, t1) }, // t1:t0 = h0·r0
+		func() { MULXQ(r1, h0, t2) }, // t2:h0 = h0·r1
+		func() { MOVQ(h1, RDX) },     //
+		func() { MULXQ(s1, t3, h1) }, // h1·s1
 		func() { ADDQ(t3, t0) },
 		func() { ADCQ(h1, t1) },
 		func() { MULXQ(r0, t3, h1) }, // h1·r0
 		func() { ADDQ(t3, h0) },
 		func() { ADCQ(h1, t2) },
 		func() { MOVQ(h2, t3) },
-		func() { IMULQ(f.s1, t3) }, // h2·s1 (h2 < 8: 64 bits)
-		func() { IMULQ(r0, h2) },   // d2 = h2·r0
+		func() { IMULQ(s1, t3) }, // h2·s1 (h2 < 8: 64 bits)
+		func() { IMULQ(r0, h2) }, // d2 = h2·r0
 		func() { ADDQ(t3, h0) },
 		func() { ADCQ(U8(0), t2) },
 		func() { ADDQ(t1, h0) }, // carry d0's high word into d1, d1's into d2

@@ -51,8 +51,10 @@ import (
 //     early exit); only if they are equal is the plaintext stored to dst,
 //     ok = 1; otherwise dst is not touched, ok = 0.
 //
-// The frame's copies of r and s and the vector registers are cleared before
-// returning; the frame buffer holds only ad and the ciphertext.
+// r stays in general-purpose registers (as in the other kernels, which
+// leave key-derived values there); the frame's copy of s and the vector
+// registers are cleared before returning; the frame buffer holds only ad
+// and the ciphertext.
 //
 // aeadSmallAVX2 is the same for CPUs without AVX-512 (AVX2 and BMI2), where
 // no masked byte loads exist: the caller copies the message into blk and
@@ -99,7 +101,6 @@ func genHChaCha20(isa string, qr func()) {
 // the common steps. Set 0 (q: blocks 0 and 1) always runs; set 1 (q2:
 // blocks 2 and 3, last row in in3b) only for messages over 64 bytes.
 type smallKernel struct {
-	f    fusedFrame
 	sKey Mem
 	q    quad
 	q2   quad
@@ -110,7 +111,6 @@ type smallKernel struct {
 
 func newSmallKernel(q2 quad, in3b VecPhysical, qr1, qr2 func()) *smallKernel {
 	return &smallKernel{
-		f:    fusedFrame{r: AllocLocal(24), s1: AllocLocal(8)},
 		sKey: AllocLocal(16),
 		q:    quad{Y0, Y1, Y2, Y3},
 		q2:   q2,
@@ -221,19 +221,14 @@ func (k *smallKernel) addAndKey() {
 	for j, r := range []VecPhysical{Y8, Y9, Y10, Y11} {
 		VPADDD(r, k.q[j], k.q[j])
 	}
-	Comment("r = block 0's bytes 0-15, clamped; s = bytes 16-31; s1 = r1 + r1>>2.")
+	Comment("r = block 0's bytes 0-15, clamped, in R8 (r0) and R9 (r1) until the MAC",
+		"takes them; s = bytes 16-31.")
 	VMOVQ(X0, R8)
 	VPEXTRQ(U8(1), X0, R9)
 	MOVQ(U64(0x0FFFFFFC0FFFFFFF), RAX)
 	ANDQ(RAX, R8)
 	MOVQ(U64(0x0FFFFFFC0FFFFFFC), RAX)
 	ANDQ(RAX, R9)
-	MOVQ(R8, k.f.r)
-	MOVQ(R9, k.f.r.Offset(8))
-	MOVQ(R9, RAX)
-	SHRQ(U8(2), RAX)
-	ADDQ(R9, RAX)
-	MOVQ(RAX, k.f.s1)
 	VMOVDQU(X1, k.sKey)
 }
 
@@ -249,13 +244,20 @@ func (k *smallKernel) lensAndMAC() [3]GPPhysical {
 	LEAQ(Mem{Base: RBX, Disp: 16}, R15)
 	SHRQ(U8(4), R15)
 
-	Comment("Poly1305 of (pa+pc)/16 + 1 blocks: h = (h + m)·r per block.")
+	Comment("Poly1305 of (pa+pc)/16 + 1 blocks: h = (h + m)·r per block, with r0,",
+		"r1 and s1 = r1 + r1>>2 in R13, SI and CX (in registers, the first block's",
+		"products need not wait for r to go through memory).")
+	MOVQ(R8, R13)
+	MOVQ(R9, RSI)
+	MOVQ(R9, RCX)
+	SHRQ(U8(2), RCX)
+	ADDQ(R9, RCX)
 	h := [3]GPPhysical{R8, R9, R12}
 	for _, r := range h {
 		XORL(r.As32(), r.As32())
 	}
 	Label(k.label("blocks"))
-	run(polyBlockOps(k.f, [4]GPPhysical{RAX, RBX, R10, R11}, R14, h, 0))
+	run(polyStepOps(R13, RSI, RCX, [4]GPPhysical{RAX, RBX, R10, R11}, R14, h, 0))
 	ADDQ(U8(16), R14)
 	DECQ(R15)
 	JNZ(LabelRef(k.label("blocks")))
@@ -316,11 +318,10 @@ func (k *smallKernel) finish(h [3]GPPhysical, store func()) {
 	Label(k.label("done"))
 	Store(RBX, ReturnIndex(0))
 
-	Comment("Clear r, s1 and s from the frame and the vector registers.")
+	Comment("Clear s from the frame.")
 	XORL(EAX, EAX)
-	for _, m := range []Mem{k.f.r, k.f.r.Offset(8), k.f.s1, k.sKey, k.sKey.Offset(8)} {
-		MOVQ(RAX, m)
-	}
+	MOVQ(RAX, k.sKey)
+	MOVQ(RAX, k.sKey.Offset(8))
 }
 
 // genSmallAVX512 emits aeadSmallAVX512 (one row set: up to 64 bytes) or,
