@@ -69,6 +69,32 @@ func avx2QROps(qs []quad, tmp []VecPhysical) []func() {
 	return ops
 }
 
+// avx2SpillDROps returns the operations of one double round of the 8-block
+// AVX2 batch with words 0-7 and 12-15 in registers x(w), words 8 and 9 or
+// 10 and 11 in x(8) and x(9) (the other pair at spill(w)), and x(10) and
+// x(11) as temporaries (as in vecISA.transposed).
+func avx2SpillDROps(x func(int) VecPhysical, spill func(int) Mem) []func() {
+	c0, c1 := x(8), x(9)
+	tmp := []VecPhysical{x(10), x(11)}
+	q := func(w [4]int, c VecPhysical) quad { return quad{x(w[0]), x(w[1]), c, x(w[3])} }
+	swap := func(out0, out1, in0, in1 int) []func() {
+		return []func(){
+			func() { VMOVDQU(c0, spill(out0)) },
+			func() { VMOVDQU(c1, spill(out1)) },
+			func() { VMOVDQU(spill(in0), c0) },
+			func() { VMOVDQU(spill(in1), c1) },
+		}
+	}
+	var ops []func()
+	ops = append(ops, avx2QROps([]quad{q(columns[0], c0), q(columns[1], c1)}, tmp)...)
+	ops = append(ops, swap(8, 9, 10, 11)...)
+	ops = append(ops, avx2QROps([]quad{q(columns[2], c0), q(columns[3], c1)}, tmp)...)
+	ops = append(ops, avx2QROps([]quad{q(diagonals[0], c0), q(diagonals[1], c1)}, tmp)...)
+	ops = append(ops, swap(10, 11, 8, 9)...)
+	ops = append(ops, avx2QROps([]quad{q(diagonals[2], c0), q(diagonals[3], c1)}, tmp)...)
+	return ops
+}
+
 func genFusedAVX2() {
 	TEXT("xorMACAVX2", 0, signatureMAC)
 	Doc("xorMACAVX2 XORs len(src)/512 batches of 8 keystream blocks into dst and",
@@ -152,29 +178,7 @@ func genFusedAVX2() {
 		}
 	}
 
-	// Registers 8 and 9 hold words 8 and 9 or 10 and 11; 10 and 11 are
-	// temporaries (as in vecISA.transposed).
-	c0, c1 := x(8), x(9)
-	tmp := []VecPhysical{x(10), x(11)}
-	q := func(w [4]int, c VecPhysical) quad { return quad{x(w[0]), x(w[1]), c, x(w[3])} }
-	swap := func(out0, out1, in0, in1 int) []func() {
-		return []func(){
-			func() { VMOVDQU(c0, spill(out0)) },
-			func() { VMOVDQU(c1, spill(out1)) },
-			func() { VMOVDQU(spill(in0), c0) },
-			func() { VMOVDQU(spill(in1), c1) },
-		}
-	}
-	dr := func() []func() {
-		var ops []func()
-		ops = append(ops, avx2QROps([]quad{q(columns[0], c0), q(columns[1], c1)}, tmp)...)
-		ops = append(ops, swap(8, 9, 10, 11)...)
-		ops = append(ops, avx2QROps([]quad{q(columns[2], c0), q(columns[3], c1)}, tmp)...)
-		ops = append(ops, avx2QROps([]quad{q(diagonals[0], c0), q(diagonals[1], c1)}, tmp)...)
-		ops = append(ops, swap(10, 11, 8, 9)...)
-		ops = append(ops, avx2QROps([]quad{q(diagonals[2], c0), q(diagonals[3], c1)}, tmp)...)
-		return ops
-	}
+	dr := func() []func() { return avx2SpillDROps(x, spill) }
 	poly := func(blocks []int) []func() {
 		var ops []func()
 		for _, k := range blocks {

@@ -505,27 +505,14 @@ func addInputZ16(ctr VecPhysical) {
 	}
 }
 
-// vecFinish adds the input state, transposes, and XORs and stores the
-// blocks asked for (all 16 if rmin > 16).
-func vecFinish(rmin int, partial string) {
+// transposeZ16 transposes a 16-lane batch in Z0-Z15 (state word w of lane
+// l in lane l of Zw) so that Zb holds block b, with t as scratch.
+func transposeZ16(t [4]VecPhysical) {
 	z := zreg
-	Comment("Add the input state.")
-	addInputZ16(Z16)
-
-	Comment("Transpose: afterwards Zb holds block b.")
-	t := [4]VecPhysical{Z16, Z17, Z18, Z19}
 	for g := 0; g < 4; g++ {
 		// Within each 128-bit lane l: words 4g..4g+3 of blocks 4l+k land in
 		// register 4g+k.
-		a, b, c, d := z(4*g), z(4*g+1), z(4*g+2), z(4*g+3)
-		VPUNPCKLDQ(b, a, t[0])
-		VPUNPCKHDQ(b, a, t[1])
-		VPUNPCKLDQ(d, c, t[2])
-		VPUNPCKHDQ(d, c, t[3])
-		VPUNPCKLQDQ(t[2], t[0], a)
-		VPUNPCKHQDQ(t[2], t[0], b)
-		VPUNPCKLQDQ(t[3], t[1], c)
-		VPUNPCKHQDQ(t[3], t[1], d)
+		unpack4(z(4*g), z(4*g+1), z(4*g+2), z(4*g+3), t)
 	}
 	for k := 0; k < 4; k++ {
 		// Lane l of registers k, 4+k, 8+k, 12+k: the four quarters of
@@ -540,6 +527,17 @@ func vecFinish(rmin int, partial string) {
 		VSHUFI32X4(U8(0x88), t[3], t[1], c)
 		VSHUFI32X4(U8(0xdd), t[3], t[1], d)
 	}
+}
+
+// vecFinish adds the input state, transposes, and XORs and stores the
+// blocks asked for (all 16 if rmin > 16).
+func vecFinish(rmin int, partial string) {
+	z := zreg
+	Comment("Add the input state.")
+	addInputZ16(Z16)
+
+	Comment("Transpose: afterwards Zb holds block b.")
+	transposeZ16([4]VecPhysical{Z16, Z17, Z18, Z19})
 
 	Comment("XOR and store the blocks asked for.")
 	for b := 0; b < 16; b++ {

@@ -316,27 +316,7 @@ func genMidAVX2Kernel(open bool) {
 		VMOVDQU(Y0, slot(13+i))
 	}
 
-	c0, c1 := x(8), x(9)
-	tmp := []VecPhysical{x(10), x(11)}
-	q := func(w [4]int, c VecPhysical) quad { return quad{x(w[0]), x(w[1]), c, x(w[3])} }
-	swap := func(out0, out1, in0, in1 int) []func() {
-		return []func(){
-			func() { VMOVDQU(c0, spill(out0)) },
-			func() { VMOVDQU(c1, spill(out1)) },
-			func() { VMOVDQU(spill(in0), c0) },
-			func() { VMOVDQU(spill(in1), c1) },
-		}
-	}
-	dr := func() []func() {
-		var ops []func()
-		ops = append(ops, avx2QROps([]quad{q(columns[0], c0), q(columns[1], c1)}, tmp)...)
-		ops = append(ops, swap(8, 9, 10, 11)...)
-		ops = append(ops, avx2QROps([]quad{q(columns[2], c0), q(columns[3], c1)}, tmp)...)
-		ops = append(ops, avx2QROps([]quad{q(diagonals[0], c0), q(diagonals[1], c1)}, tmp)...)
-		ops = append(ops, swap(10, 11, 8, 9)...)
-		ops = append(ops, avx2QROps([]quad{q(diagonals[2], c0), q(diagonals[3], c1)}, tmp)...)
-		return ops
-	}
+	dr := func() []func() { return avx2SpillDROps(x, spill) }
 	// r^16: four squarings (general products: r^2 and up are not clamped).
 	powOps := func() []func() {
 		var ops []func()

@@ -918,21 +918,7 @@ func midZ16(f midFrame, mac []func(), open func(string)) {
 
 	Comment("Add the input state, transpose (as vecFinish), XOR and store.")
 	addInputZ16(Z23)
-	t := [4]VecPhysical{Z19, Z20, Z21, Z22}
-	for g := 0; g < 4; g++ {
-		unpack4(z(4*g), z(4*g+1), z(4*g+2), z(4*g+3), t)
-	}
-	for k := 0; k < 4; k++ {
-		a, b, c, d := z(k), z(4+k), z(8+k), z(12+k)
-		VSHUFI32X4(U8(0x44), b, a, t[0])
-		VSHUFI32X4(U8(0xee), b, a, t[1])
-		VSHUFI32X4(U8(0x44), d, c, t[2])
-		VSHUFI32X4(U8(0xee), d, c, t[3])
-		VSHUFI32X4(U8(0x88), t[2], t[0], a)
-		VSHUFI32X4(U8(0xdd), t[2], t[0], b)
-		VSHUFI32X4(U8(0x88), t[3], t[1], c)
-		VSHUFI32X4(U8(0xdd), t[3], t[1], d)
-	}
+	transposeZ16([4]VecPhysical{Z19, Z20, Z21, Z22})
 	MOVQ(f.hy.src, rSrc)
 	MOVQ(f.hy.dst, rDst)
 	ADDQ(U32(1024), rSrc)
