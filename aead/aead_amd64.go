@@ -19,7 +19,7 @@ var (
 	useStitchedAVX2   = chacha20core.StitchedAVX2Available()
 )
 
-// The one-call kernels of messages up to 64 bytes (chacha20core.SealSmall)
+// The one-call kernels of messages up to 192 bytes (chacha20core.SealSmall)
 // run under the AVX512Stitched and AVX2Stitched toggles too.
 var (
 	small512OK = chacha20core.SmallAEADAvailable(true)
@@ -87,7 +87,7 @@ func openMid(s *chacha20core.State, ret, out, ciphertext, ad, tag []byte) ([]byt
 	return nil, nil, false
 }
 
-// sealSmall and openSmall run the one-call kernel of messages of at most 64
+// sealSmall and openSmall run the one-call kernel of messages of at most 192
 // bytes (chacha20core.SealSmall, OpenSmall: key block, encryption and MAC in
 // one call, from key and nonce directly) under the same conditions as the
 // AVX-512 stitched loop. They report whether they did the work; openSmall
