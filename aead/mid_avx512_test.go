@@ -55,7 +55,7 @@ func mid512Check(t *testing.T, ours, ref cipher.AEAD, nonce, msg, ad []byte, n, 
 }
 
 // TestMidAVX512Lengths: every plaintext length 449..3100 (the mid path
-// takes 1025..1536), with additional data of 0..40 bytes and source and
+// takes 449..2047), with additional data of 0..40 bytes and source and
 // destination offsets 0..7 varying with the length, for ChaCha20-Poly1305
 // and XChaCha20-Poly1305.
 func TestMidAVX512Lengths(t *testing.T) {
@@ -92,7 +92,8 @@ func TestMidAVX512Combinations(t *testing.T) {
 		nonce := mid512Rand(r, NonceSize)
 		msg := mid512Rand(r, chacha20core.MidAVX512Max+8)
 		adBuf := mid512Rand(r, 513)
-		lengths := []int{chacha20core.MidAVX512Min, 1039, 1040, 1087, 1088, 1089, 1151, 1152, 1279, 1280, 1281,
+		lengths := []int{chacha20core.MidAVX512Min, 450, 463, 464, 465, 511, 512, 513, 575, 576, 577, 640, 700,
+			703, 704, 705, 767, 768, 769, 832, 960, 961, 1000, 1023, 1024, 1025, 1039, 1040, 1087, 1088, 1089, 1151, 1152, 1279, 1280, 1281,
 			1343, 1344, 1350, 1407, 1408, 1471, 1472, 1473, 1535, chacha20core.MidAVX512Max}
 		for _, n := range lengths {
 			for adLen := 0; adLen <= 40; adLen++ {
@@ -117,11 +118,11 @@ func TestMidAVX512Tamper(t *testing.T) {
 		key := mid512Rand(r, 32)
 		ours, _ := New(key)
 		nonce := mid512Rand(r, NonceSize)
-		for _, n := range []int{chacha20core.MidAVX512Min, 1088, 1350, 1472, 1535, chacha20core.MidAVX512Max} {
+		for _, n := range []int{chacha20core.MidAVX512Min, 500, 640, 704, 705, 960, 1024, 1088, 1350, 1472, 1535, chacha20core.MidAVX512Max} {
 			pt := mid512Rand(r, n)
 			ad := mid512Rand(r, n%41)
 			sealed := ours.Seal(nil, nonce, pt, ad)
-			for _, pos := range []int{0, 63, 64, 1000, 1023, 1024, 1100, n - 1, n, n + 15} {
+			for _, pos := range []int{0, 63, 64, 447, 448, 449, 1000, 1023, 1024, 1100, n - 1, n, n + 15} {
 				if pos >= n+16 {
 					continue
 				}
@@ -182,8 +183,9 @@ func TestMidAVX512Runs(t *testing.T) {
 	var s chacha20core.State
 	var tg [Overhead]byte
 	buf := make([]byte, 2*(chacha20core.MidAVX512Max+1)+Overhead)
-	for _, n := range []int{449, 1024, chacha20core.MidAVX512Min, 1350, chacha20core.MidAVX512Max, chacha20core.MidAVX512Max + 1} {
-		want := mid && n >= chacha20core.MidAVX512Min && n <= chacha20core.MidAVX512Max
+	for _, n := range []int{448, 449, 500, 960, 961, 1024, 1025, chacha20core.MidAVX512Min, 1350, chacha20core.MidAVX512Max, chacha20core.MidAVX512Max + 1} {
+		// 961..1024: the kernel takes them, the path declines (slower there).
+		want := mid && (n >= 449 && n <= 960 || n >= 1025 && n <= 2047)
 		s.Init((*[32]byte)(key), &nonce, 0)
 		if got := sealMid(&tg, &s, buf[:n], buf[n:2*n], nil); got != want {
 			t.Errorf("len %d: sealMid = %v, want %v", n, got, want)
@@ -195,6 +197,15 @@ func TestMidAVX512Runs(t *testing.T) {
 		s.Init((*[32]byte)(key), &nonce, 0)
 		if _, _, got := openMid(&s, buf[:n], buf[:n], buf[:n], nil, buf[n:n+Overhead]); got {
 			t.Errorf("len %d: openMid in place ran the mid path", n)
+		}
+	}
+	// The additional data the path takes: 256 bytes up to 1024-byte
+	// messages, 512 above.
+	for _, c := range []struct{ n, ad int }{{500, 256}, {500, 257}, {960, 256}, {960, 257}, {1025, 512}, {1025, 513}} {
+		want := mid && c.ad <= 256 || mid && c.n > 1024 && c.ad <= 512
+		s.Init((*[32]byte)(key), &nonce, 0)
+		if got := sealMid(&tg, &s, buf[:c.n], buf[c.n:2*c.n], make([]byte, c.ad)); got != want {
+			t.Errorf("len %d, ad %d: sealMid = %v, want %v", c.n, c.ad, got, want)
 		}
 	}
 	for _, pkg := range []string{"chacha20", "poly1305"} {
@@ -213,7 +224,7 @@ func TestMidAVX512Allocs(t *testing.T) {
 		a, _ := New(key)
 		nonce := make([]byte, NonceSize)
 		ad := make([]byte, 13)
-		for _, n := range []int{chacha20core.MidAVX512Min, 1350, chacha20core.MidAVX512Max} {
+		for _, n := range []int{chacha20core.MidAVX512Min, 500, 1024, 1350, chacha20core.MidAVX512Max} {
 			pt := make([]byte, n)
 			dst := make([]byte, 0, n+Overhead)
 			ct := a.Seal(nil, nonce, pt, ad)
@@ -234,7 +245,7 @@ func BenchmarkMidAVX512Sizes(b *testing.B) {
 	key := make([]byte, 32)
 	nonce := make([]byte, NonceSize)
 	ad := make([]byte, 13)
-	for _, n := range []int{500, 700, 1024, 1025, 1088, 1200, 1350, 1536, 1600, 1800, 2047, 2048, 3000} {
+	for _, n := range []int{449, 500, 576, 640, 700, 800, 960, 1024, 1025, 1088, 1200, 1350, 1536, 1600, 1800, 2047, 2048, 3000} {
 		for _, p := range []string{"AVX512Stitched", impl.Portable} {
 			if !impl.Select("aead", p) {
 				continue

@@ -9,12 +9,21 @@ import "golang.org/x/sys/cpu"
 //go:noescape
 func midAVX512(s *State, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
 
-// The message lengths MidAVX512 accepts: more than one 16-block batch, at
-// most two batches of 16 blocks, below the two whole 1 KiB batches
-// from which the stitched loop (XORAndMAC) takes a Seal.
+// The same kernel for 449..1024 bytes, batch 1 the 8-lane ymm batch (the
+// key block and 448 bytes).
+//
+//go:noescape
+func midSmallAVX512(s *State, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
+
+// The message lengths MidAVX512 accepts: more than the 448 bytes (7
+// blocks) that the aead package's short path takes, below the two whole
+// 1 KiB batches from which the stitched loop (XORAndMAC) takes a Seal. Up
+// to MidAVX512SmallMax bytes, batch 1 is 8 ymm lanes (midSmallAVX512),
+// above it the 17-block hybrid batch (midAVX512).
 const (
-	MidAVX512Min = 16*BlockSize + 1
-	MidAVX512Max = 32*BlockSize - 1
+	MidAVX512Min      = 7*BlockSize + 1
+	MidAVX512Max      = 32*BlockSize - 1
+	MidAVX512SmallMax = 16 * BlockSize
 )
 
 // MidAVX512Available reports whether this CPU can run MidAVX512: the
@@ -35,8 +44,8 @@ func MidAVX512Available() bool {
 // the ciphertext from src and the expected tag from tag before it writes
 // anything (dst may start where tag does), and compares the two in
 // constant time. dst must not overlap src in an Open (the kernel
-// overwrites the first 1024 bytes of dst before it MACs the ciphertext
-// there); an Open writes the plaintext of the whole 64-byte blocks before
+// overwrites batch 1's bytes of dst, 448 or 1024, before it MACs the
+// ciphertext there); an Open writes the plaintext of the whole 64-byte blocks before
 // the comparison, that of a partial last block only if it succeeds, and
 // returns the result: on false the caller must clear dst.
 func MidAVX512(s *State, dst, src, ad []byte, tag *[16]byte, open bool) bool {
@@ -50,6 +59,9 @@ func MidAVX512(s *State, dst, src, ad []byte, tag *[16]byte, open bool) bool {
 			panic("chacha20: internal error: MidAVX512 Open in place")
 		}
 		o = 1
+	}
+	if n <= MidAVX512SmallMax {
+		return midSmallAVX512(s, dst[:n], src, ad, tag, o) == 1
 	}
 	return midAVX512(s, dst[:n], src, ad, tag, o) == 1
 }

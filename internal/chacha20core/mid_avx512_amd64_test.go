@@ -142,7 +142,8 @@ func TestMidAVX512(t *testing.T) {
 func TestMidAVX512Edges(t *testing.T) {
 	needMidAVX512(t)
 	r := rand.New(rand.NewPCG(8, 2))
-	sizes := []int{MidAVX512Min, 1088, 1089, 1350, 1472, 1535, MidAVX512Max}
+	sizes := []int{MidAVX512Min, 450, 511, 512, 513, 575, 576, 640, 703, 704, 705, 767, 768, 769,
+		832, 960, 961, 1023, MidAVX512SmallMax, MidAVX512SmallMax + 1, 1088, 1089, 1350, 1472, 1535, MidAVX512Max}
 	for _, n := range sizes {
 		// Counters whose batches wrap past 2^32-1 at every position.
 		for back := uint32(0); back <= 26; back++ {
@@ -164,12 +165,14 @@ func TestMidAVX512Allocs(t *testing.T) {
 	needMidAVX512(t)
 	var s State
 	var tag [16]byte
-	src := make([]byte, 1350)
-	dst := make([]byte, 1350)
 	ad := make([]byte, 13)
-	for _, open := range []bool{false, true} {
-		if n := testing.AllocsPerRun(10, func() { MidAVX512(&s, dst, src, ad, &tag, open) }); n != 0 {
-			t.Errorf("MidAVX512 (open %v): %v allocations", open, n)
+	for _, size := range []int{500, 1350} {
+		src := make([]byte, size)
+		dst := make([]byte, size)
+		for _, open := range []bool{false, true} {
+			if n := testing.AllocsPerRun(10, func() { MidAVX512(&s, dst, src, ad, &tag, open) }); n != 0 {
+				t.Errorf("MidAVX512 (%d bytes, open %v): %v allocations", size, open, n)
+			}
 		}
 	}
 }
@@ -179,7 +182,7 @@ func BenchmarkMidAVX512(b *testing.B) {
 		b.Skip("no MidAVX512")
 	}
 	for _, open := range []bool{false, true} {
-		for _, n := range []int{1088, 1152, 1216, 1280, 1350, 1408, 1472, 1536, 1600, 1800, 2047} {
+		for _, n := range []int{449, 500, 576, 640, 700, 800, 960, 1024, 1088, 1152, 1216, 1280, 1350, 1408, 1472, 1536, 1600, 1800, 2047} {
 			var s State
 			var tag [16]byte
 			src := make([]byte, n)

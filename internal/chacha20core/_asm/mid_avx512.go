@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -65,7 +67,32 @@ import (
 // src) is refused by the caller: batch 1 overwrites the ciphertext that the
 // MAC reads during batch 2.
 //
-// Measured on this Zen 5 (the fastest of 4-15 interleaved runs of the
+// midSmallAVX512 (chacha20core.MidAVX512 for 449..1024 bytes, issue 8
+// follow-up) is the same kernel with a smaller batch 1: transposedVL8's
+// 8-lane ymm batch (midBatch1VL8), lane 0 the Poly1305 key block, lanes
+// 1..7 message blocks 0..6 (448 bytes), s.Counter + 8. Batch 2 (1..9
+// blocks, from byte 448 on) is the ymm-lane or zmm-lane layout above,
+// merging three IFMA steps for a Seal (the 28 16-byte blocks of dst[0:448]
+// minus a lead of 0 or 4) and 5 or 7 for an Open (ymm lanes: 705..960
+// bytes, 5..7 steps; zmm lanes: 961..1024, 7..8). With 1..4 blocks in batch
+// 2 (449..704 bytes) both batches are bound by the latency of their rounds
+// (kernel alone at 449 B, temporary edits: 305 ns; without batch 2's
+// rounds 235; with two of batch 1's ten double rounds as well, 143), so
+// batch 2's row set runs in batch 1's rounds instead (midFusedRows, the two
+// instruction streams merged), and all the IFMA steps follow the powers:
+// 449 / 500 / 640 / 700 B went from 305 / 318 / 334 / 355 ns (Seal; Open
+// 305 / 325 / 325 / 342) to 289 / 295 / 303 / 317 (Open 283 / 294 / 299 /
+// 318). Everything else is genMidAVX512Variant's common code, so the
+// 1025..2047-byte kernel's instructions did not change. At the aead level
+// (13 bytes of AD, medians of 7 interleaved runs against the previous
+// path, KeyAndXOR and SumAEAD; x/crypto in brackets), Seal / Open: 500 B
+// 314 / 309 ns against 384 / 390 (337 / 321), 704 B 323 / 313 against 393
+// / 388 (386 / 411), 960 B 411 / 405 against 406 / 420 (493 / 467); 961..
+// 1024 B slower than the previous path (1024 B, an earlier run: 490 / 448
+// against 416 / 413; 9 blocks in batch 2's 16 zmm lanes), so the aead
+// package does not take that range.
+//
+// midAVX512, measured on this Zen 5 (the fastest of 4-15 interleaved runs of the
 // kernel through MidAVX512 with 13 bytes of AD, go test -bench MidAVX512 in
 // internal/chacha20core; every variant below was a temporary edit of this
 // file). The first version (until the MAC was finished in the kernel) left
@@ -305,7 +332,27 @@ type midFrame struct {
 	adBuf            Mem // the additional data's partial last block, zero-padded
 	ctTail, ptTail   Mem // the partial last block's ciphertext (zero-padded) and an Open's plaintext
 	r8, pw           Mem // r^8 everywhere, the lane powers: 5 x 64 bytes each
+
+	off2      int // batch 2's first byte: 64 x batch 1's message blocks
+	sealSteps int // the IFMA steps a Seal merges into batch 2 (they MAC dst[0:off2])
 }
+
+// midVariant is one TEXT of the mid-size kernel: the 1025..2047-byte one
+// (batch 1 the hybrid 17-block batch) or the 449..1024-byte one (batch 1
+// the 8-lane ymm batch).
+type midVariant struct {
+	name      string
+	doc       []string
+	b1        int    // batch 1's message blocks (its key block not counted)
+	sealSteps int    // IFMA steps a Seal merges into batch 2: those in dst[0:64·b1]
+	openSteps [3]int // an Open's merged IFMA steps: rows, ymm lanes, zmm lanes
+	batch1    func(f midFrame)
+	b1Comment []string
+	rowsFused bool // batch 2's row layout (1..4 blocks) runs with batch 1 (midFusedRows)
+}
+
+// stepWords names the number of merged IFMA steps in comments.
+var stepWords = map[int]string{3: "three", 7: "seven"}
 
 // The IFMA steps an Open merges into batch 2's rounds in each layout: the
 // fewest its lengths have (rows: 1025..1280 bytes, 8..10 steps; ymm lanes:
@@ -317,11 +364,35 @@ const (
 )
 
 func genMidAVX512() {
-	TEXT("midAVX512", 0, signatureMid512)
-	Doc("midAVX512 seals (open == 0) or opens 1025..2047 bytes in two batches with",
-		"the Poly1305 key block, MACs the additional data and the ciphertext during",
-		"and after the second batch, and writes (Seal) or checks (Open) the tag",
-		"(see mid_avx512.go in _asm).")
+	genMidAVX512Variant(midVariant{
+		name: "midAVX512",
+		doc: []string{"midAVX512 seals (open == 0) or opens 1025..2047 bytes in two batches with",
+			"the Poly1305 key block, MACs the additional data and the ciphertext during",
+			"and after the second batch, and writes (Seal) or checks (Open) the tag",
+			"(see mid_avx512.go in _asm)."},
+		b1: 16, sealSteps: 7, openSteps: [3]int{openStepsRows, openStepsVL8, openStepsZ16},
+		batch1:    midBatch1Hybrid,
+		b1Comment: []string{"Batch 1: first column round of columns 1-3, the same for every lane."},
+	})
+	// The labels of the second TEXT reuse numbers (labels are local to a
+	// TEXT), so that the kernels generated after it keep their labels.
+	seq := labelSeq
+	defer func() { labelSeq = seq }()
+	genMidAVX512Variant(midVariant{
+		name: "midSmallAVX512",
+		doc: []string{"midSmallAVX512 seals (open == 0) or opens 449..1024 bytes as midAVX512",
+			"does, with batch 1 the 8-lane ymm batch: the Poly1305 key block and the",
+			"first 448 bytes (see mid_avx512.go in _asm)."},
+		b1: 7, sealSteps: 3, openSteps: [3]int{3, 5, 7},
+		batch1: midBatch1VL8, rowsFused: true,
+		b1Comment: []string{"Batch 1: eight ymm lanes (transposedVL8's layout), lane 0 the",
+			"Poly1305 key block, lanes 1-7 message blocks 0-6."},
+	})
+}
+
+func genMidAVX512Variant(v midVariant) {
+	TEXT(v.name, 0, signatureMid512)
+	Doc(v.doc...)
 	f := midFrame{
 		hy: avx512Frame{
 			state: AllocLocal(8), src: AllocLocal(8), dst: AllocLocal(8),
@@ -333,6 +404,7 @@ func genMidAVX512() {
 		sKey: AllocLocal(16), tagIn: AllocLocal(16), lens: AllocLocal(16), adBuf: AllocLocal(16),
 		ctTail: AllocLocal(64), ptTail: AllocLocal(64),
 		r8: AllocLocal(5 * 64), pw: AllocLocal(5 * 64),
+		off2: 64 * v.b1, sealSteps: v.sealSteps,
 	}
 	vec := func(m Mem, i int) Mem { return m.Offset(64 * i) }
 
@@ -351,7 +423,7 @@ func genMidAVX512() {
 	ANDQ(U8(63), RDX)
 	MOVQ(RDX, f.tailLen)
 	SHRQ(U8(6), RCX)
-	SUBQ(U8(16), RCX)
+	SUBQ(U8(v.b1), RCX)
 	MOVQ(RCX, f.n2)
 	Load(Param("open"), RBX)
 	MOVQ(RBX, f.open)
@@ -361,7 +433,8 @@ func genMidAVX512() {
 	MOVQ(RCX, f.mac)
 	Comment("The whole blocks' 16-byte blocks: the first len/16 mod 8 (lead) one at",
 		"a time on the integer units, the rest in IFMA steps of eight from macV =",
-		"mac + 16·lead: seven during batch 2's rounds, extra = len/128 - 7 after.")
+		fmt.Sprintf("mac + 16·lead: %s during batch 2's rounds, extra = len/128 - %d after.",
+			stepWords[v.sealSteps], v.sealSteps))
 	Load(Param("src").Len(), RCX)
 	SHRQ(U8(6), RCX)
 	SHLQ(U8(2), RCX)
@@ -372,7 +445,7 @@ func genMidAVX512() {
 	ADDQ(f.mac, RDX)
 	MOVQ(RDX, f.macV)
 	SHRQ(U8(3), RCX)
-	SUBQ(U8(7), RCX)
+	SUBQ(U8(v.sealSteps), RCX)
 	MOVQ(RCX, f.extra)
 	Comment("total2 = n2, plus 1 with a partial last block.")
 	MOVQ(f.n2, RCX)
@@ -402,26 +475,19 @@ func genMidAVX512() {
 	VMOVDQU(X0, f.adBuf)
 	Label("mid_adbuf_done")
 
-	Comment("Batch 1: first column round of columns 1-3, the same for every lane.")
-	pre := precomputeColumns()
-	hybridRounds(f.hy, pre, "mid_rounds17")
-	hybridScalarStore(f.hy, 64*15)
-	Comment("Lane 0 is the Poly1305 key block, lanes 1-15 message blocks 0-14.")
-	addTranspose, _ := finishOps()
-	run(addTranspose)
-	VMOVQ(X0, R8)
-	VPEXTRQ(U8(1), X0, R9)
-	for b := 1; b < 16; b++ {
-		VPXORD(mem(rSrc, 64*(b-1)), zreg(b), zreg(b))
-		VMOVDQU32(zreg(b), mem(rDst, 64*(b-1)))
+	if v.rowsFused {
+		Comment("1..4 blocks after the first 448 bytes: those blocks' row set",
+			"runs in the same rounds as batch 1 (midFusedRows); the MAC after.")
+		CMPQ(f.total2, U8(4))
+		JA(LabelRef("mids_batch1"))
+		midFusedRows(f)
+		JMP(LabelRef("mids_batch1_done"))
+		Label("mids_batch1")
 	}
-	Comment("s = the key block's bytes 16..31.")
-	VEXTRACTI32X4(U8(1), Z0, X0)
-	VMOVDQU(X0, f.sKey)
-	ADDL(U8(17), mem(rState, offCounter))
-	Comment("Wipe the scalar block's words (key material) from the frame.")
-	for i := 0; i < 8; i++ {
-		MOVQ(U32(0), f.hy.words.Offset(8*i))
+	Comment(v.b1Comment...)
+	v.batch1(f)
+	if v.rowsFused {
+		Label("mids_batch1_done")
 	}
 
 	Comment("r, clamped, from the key block; s1 = r1 + r1>>2.")
@@ -590,19 +656,33 @@ func genMidAVX512() {
 		steps int // an Open's merged IFMA steps: the fewest this layout has
 		emit  func(f midFrame, mac []func(), open func(string))
 	}{
-		{"mid_rows", openStepsRows, midRows},
-		{"mid_vl8", openStepsVL8, midVL8},
-		{"mid_z16", openStepsZ16, midZ16},
+		{"mid_rows", v.openSteps[0], midRows},
+		{"mid_vl8", v.openSteps[1], midVL8},
+		{"mid_z16", v.openSteps[2], midZ16},
 	}
 
 	Comment("Batch 2: blocks s.Counter+0 ...: up to four in the row layout (one",
 		"zmm register set, a block per 128-bit lane), up to eight in eight",
-		"transposed ymm lanes, else in 16 zmm lanes; each for a Seal (seven",
-		"IFMA steps merged into the rounds: they MAC dst[0:1024]) and for an",
+		"transposed ymm lanes, else in 16 zmm lanes; each for a Seal ("+stepWords[v.sealSteps],
+		fmt.Sprintf("IFMA steps merged into the rounds: they MAC dst[0:%d]) and for an", f.off2),
 		"Open (more: src is all there).")
 	MOVQ(f.hy.state, rState)
+	first := 0
+	if v.rowsFused {
+		Comment("Fused rows: all the IFMA steps of mac now (everything is written).")
+		CMPQ(f.total2, U8(4))
+		JA(LabelRef("mid_vl8"))
+		run(macOps(1))
+		ADDQ(U8(v.sealSteps-1), f.extra)
+		extraSteps("mids_mac", 1)
+		JMP(LabelRef("mid_rows_done"))
+		first = 1
+	}
 	for i, l := range layouts {
-		if i > 0 {
+		if i < first {
+			continue
+		}
+		if i > first || v.rowsFused {
 			Label(l.name)
 		}
 		if i < len(layouts)-1 {
@@ -611,13 +691,15 @@ func genMidAVX512() {
 		}
 		CMPQ(f.open, U8(0))
 		JNE(LabelRef(l.name + "_o"))
-		l.emit(f, macOps(7), func(string) {})
+		l.emit(f, macOps(v.sealSteps), func(string) {})
 		JMP(LabelRef("mid_rows_done"))
 
 		Label(l.name + "_o")
 		Comment("Open: more IFMA steps merged (extra counts the rest, run before",
 			"the stores).")
-		SUBQ(U8(l.steps-7), f.extra)
+		if l.steps > v.sealSteps {
+			SUBQ(U8(l.steps-v.sealSteps), f.extra)
+		}
 		l.emit(f, macOps(l.steps), func(name string) {
 			extraSteps(name, l.steps)
 		})
@@ -632,7 +714,7 @@ func genMidAVX512() {
 
 	Comment("The rest of mac (a Seal's, now written), then each lane times its",
 		"own power of r, the sum of the lanes, and h in 64-bit limbs.")
-	extraSteps("mid_mac_seal", 7)
+	extraSteps("mid_mac_seal", v.sealSteps)
 	Label("mid_mac_last")
 	run(ifmaMulReduceOps(g, zH, pw, zH))
 	lsum := [3]GPPhysical{R9, R10, R11}
@@ -710,6 +792,232 @@ func genMidAVX512() {
 	RET()
 }
 
+// midBatch1Hybrid emits batch 1 of midAVX512: xorBlocksAVX512's hybrid
+// batch of 17 blocks, lane 0 the Poly1305 key block (r0, r1 left in R8,
+// R9, s in the frame), lanes 1-15 and the scalar block message blocks
+// 0-15; s.Counter advances by 17.
+func midBatch1Hybrid(f midFrame) {
+	pre := precomputeColumns()
+	hybridRounds(f.hy, pre, "mid_rounds17")
+	hybridScalarStore(f.hy, 64*15)
+	Comment("Lane 0 is the Poly1305 key block, lanes 1-15 message blocks 0-14.")
+	addTranspose, _ := finishOps()
+	run(addTranspose)
+	VMOVQ(X0, R8)
+	VPEXTRQ(U8(1), X0, R9)
+	for b := 1; b < 16; b++ {
+		VPXORD(mem(rSrc, 64*(b-1)), zreg(b), zreg(b))
+		VMOVDQU32(zreg(b), mem(rDst, 64*(b-1)))
+	}
+	Comment("s = the key block's bytes 16..31.")
+	VEXTRACTI32X4(U8(1), Z0, X0)
+	VMOVDQU(X0, f.sKey)
+	ADDL(U8(17), mem(rState, offCounter))
+	Comment("Wipe the scalar block's words (key material) from the frame.")
+	for i := 0; i < 8; i++ {
+		MOVQ(U32(0), f.hy.words.Offset(8*i))
+	}
+
+}
+
+// midBatch1VL8 emits batch 1 of midSmallAVX512: transposedVL8's 8-lane ymm
+// batch (the first double round reading the broadcast inputs in Y20-Y31 in
+// place, the other nine in a loop), lane 0 the Poly1305 key block (r0, r1
+// left in R8, R9, s in the frame), lanes 1-7 message blocks 0-6; s.Counter
+// advances by 8. rState, rSrc and rDst are loaded.
+func midBatch1VL8(f midFrame) {
+	y := yreg
+	for w := 4; w < 16; w++ {
+		switch {
+		case w < 12:
+			VPBROADCASTD(mem(rState, offKey+4*(w-4)), y(16+w))
+		case w == 12:
+			VPBROADCASTD(mem(rState, offCounter), y(28))
+			VPADDD(iota16, y(28), y(28))
+		default:
+			VPBROADCASTD(mem(rState, offNonce+4*(w-13)), y(16+w))
+		}
+	}
+	for w := 0; w < 4; w++ {
+		VPBROADCASTD(sigma.Offset(4*w), y(w))
+	}
+	var l wordLocs
+	for w := range l {
+		l[w] = y(w)
+		if w >= 4 {
+			l[w] = y(16 + w) // the first write copies into Yw
+		}
+	}
+	l.qr(columns[:])
+	l.qr(diagonals[:])
+	MOVQ(U32(9), rRound)
+	Label("mids_rounds")
+	{
+		var l wordLocs
+		for w := range l {
+			l[w] = y(w)
+		}
+		l.qr(columns[:])
+		l.qr(diagonals[:])
+	}
+	DECQ(rRound)
+	JNZ(LabelRef("mids_rounds"))
+
+	Comment("Add the input state and transpose: lane l of register 4g+k holds",
+		"words 4g..4g+3 of block 4l+k.")
+	for w := 0; w < 16; w++ {
+		if w < 4 {
+			VPADDD_BCST(sigma.Offset(4*w), y(w), y(w))
+		} else {
+			VPADDD(y(16+w), y(w), y(w))
+		}
+	}
+	midVL8KeyAndStores(f)
+	ADDL(U8(8), mem(rState, offCounter))
+}
+
+// midFusedRows emits batch 1 of midSmallAVX512 when batch 2 has 1..4
+// blocks (449..704 bytes): both batches are bound by the latency of their
+// rounds (about 110 and 70 ns), so they run in the same unrolled ten double
+// rounds, merged: transposedVL8's 8 ymm lanes in Y0-Y15 (the key block and
+// message blocks 0-6; the counters kept in Y16) and batch 2's row set
+// (midRows' layout, blocks 8..11 after the state's counter) in Z20-Z22,
+// Z25 with its inputs in Z26-Z29. Then batch 1's stores and r, s as
+// midBatch1VL8 leaves them, and batch 2's stores as midRows does them
+// (midTail for a partial block). s.Counter advances by 8 here.
+func midFusedRows(f midFrame) {
+	y := yreg
+	for w := 0; w < 16; w++ {
+		switch {
+		case w < 4:
+			VPBROADCASTD(sigma.Offset(4*w), y(w))
+		case w < 12:
+			VPBROADCASTD(mem(rState, offKey+4*(w-4)), y(w))
+		case w == 12:
+			VPBROADCASTD(mem(rState, offCounter), Y16)
+			VPADDD(iota16, Y16, Y16)
+			VMOVDQA64(Y16, Y12)
+		default:
+			VPBROADCASTD(mem(rState, offNonce+4*(w-13)), y(w))
+		}
+	}
+	ADDL(U8(8), mem(rState, offCounter))
+	// Not Y23, Y24: midVL8KeyAndStores's temporaries.
+	q := quad{Z20, Z21, Z22, Z25}
+	in := [4]VecPhysical{Z26, Z27, Z28, Z29}
+	VBROADCASTI32X4(sigma, in[0])
+	VBROADCASTI32X4(mem(rState, offKey), in[1])
+	VBROADCASTI32X4(mem(rState, offKey+16), in[2])
+	VBROADCASTI32X4(mem(rState, offCounter), in[3])
+	VPADDD(rowLanes, in[3], in[3])
+	for i := range q {
+		VMOVDQA64(in[i], q[i])
+	}
+	var vops, rops []func()
+	qs := []quad{q}
+	for i := 0; i < 10; i++ {
+		l := new(wordLocs)
+		for w := range l {
+			l[w] = y(w)
+		}
+		vops = append(vops, l.qrOps(columns[:])...)
+		vops = append(vops, l.qrOps(diagonals[:])...)
+		rops = append(rops, rowQROps(qs)...)
+		rops = append(rops,
+			func() { VPSHUFD(U8(0x93), q[0], q[0]) },
+			func() { VPSHUFD(U8(0x39), q[2], q[2]) },
+			func() { VPSHUFD(U8(0x4e), q[3], q[3]) })
+		rops = append(rops, rowQROps(qs)...)
+		rops = append(rops,
+			func() { VPSHUFD(U8(0x39), q[0], q[0]) },
+			func() { VPSHUFD(U8(0x93), q[2], q[2]) },
+			func() { VPSHUFD(U8(0x4e), q[3], q[3]) })
+	}
+	Comment("Ten double rounds of both batches (unrolled, merged).")
+	merge(vops, rops)
+
+	Comment("Batch 1: add the input state and transpose: lane l of register 4g+k",
+		"holds words 4g..4g+3 of block 4l+k.")
+	for w := 0; w < 16; w++ {
+		switch {
+		case w < 4:
+			VPADDD_BCST(sigma.Offset(4*w), y(w), y(w))
+		case w < 12:
+			VPADDD_BCST(mem(rState, offKey+4*(w-4)), y(w), y(w))
+		case w == 12:
+			VPADDD(Y16, y(12), y(12))
+		default:
+			VPADDD_BCST(mem(rState, offNonce+4*(w-13)), y(w), y(w))
+		}
+	}
+	midVL8KeyAndStores(f)
+
+	Comment("Batch 2: add the input, put the blocks back together, XOR and store.")
+	for i := range q {
+		VPADDD(in[i], q[i], q[i])
+	}
+	MOVQ(f.hy.src, rSrc)
+	MOVQ(f.hy.dst, rDst)
+	ADDQ(U32(f.off2), rSrc)
+	ADDQ(U32(f.off2), rDst)
+	MOVQ(f.n2, RCX)
+	MOVQ(f.tailLen, RDX)
+	t := [4]VecPhysical{Z30, Z31, Z23, Z24} // not Z26: midTail's
+	a, b, c, d := q[0], q[1], q[2], q[3]
+	VSHUFI32X4(U8(0x44), b, a, t[0])
+	VSHUFI32X4(U8(0x44), d, c, t[1])
+	VSHUFI32X4(U8(0x88), t[1], t[0], t[2])
+	VSHUFI32X4(U8(0xdd), t[1], t[0], t[3])
+	VSHUFI32X4(U8(0xee), b, a, t[0])
+	VSHUFI32X4(U8(0xee), d, c, t[1])
+	VSHUFI32X4(U8(0x88), t[1], t[0], a)
+	VSHUFI32X4(U8(0xdd), t[1], t[0], b)
+	for blk, r := range []VecPhysical{t[2], t[3], a, b} {
+		full, next := newLabel("mid_full"), newLabel("mid_next")
+		CMPQ(RCX, U32(blk))
+		JA(LabelRef(full))
+		JB(LabelRef(next))
+		TESTQ(RDX, RDX)
+		JZ(LabelRef(next))
+		midTail(f, r, 64*blk, next)
+		JMP(LabelRef(next))
+		Label(full)
+		VPXORD(mem(rSrc, 64*blk), r, r)
+		VMOVDQU32(r, mem(rDst, 64*blk))
+		Label(next)
+	}
+}
+
+// midVL8KeyAndStores transposes batch 1's 8 ymm lanes (the input added),
+// leaves r0, r1 of the key block in R8, R9 and s in the frame, and stores
+// message blocks 0-6 (src and dst in rSrc, rDst).
+func midVL8KeyAndStores(f midFrame) {
+	y := yreg
+	t := [4]VecPhysical{Y16, Y17, Y18, Y19}
+	for g := 0; g < 4; g++ {
+		unpack4(y(4*g), y(4*g+1), y(4*g+2), y(4*g+3), t)
+	}
+	Comment("Block 0 is the key block: r0, r1 from Y0's low lane, s from Y4's.")
+	VMOVQ(X0, R8)
+	VPEXTRQ(U8(1), X0, R9)
+	VMOVDQU(X4, f.sKey)
+	Comment("Blocks 1-7: message blocks 0-6, all whole (n > 448).")
+	for k := 0; k < 4; k++ {
+		for j, imm := range []uint8{0x00, 0x03} {
+			blk := 4*j + k
+			if blk == 0 {
+				continue
+			}
+			VSHUFI64X2(U8(imm), y(4+k), y(k), Y23)
+			VSHUFI64X2(U8(imm), y(12+k), y(8+k), Y24)
+			VPXORD(mem(rSrc, 64*(blk-1)), Y23, Y23)
+			VPXORD(mem(rSrc, 64*(blk-1)+32), Y24, Y24)
+			VMOVDQU32(Y23, mem(rDst, 64*(blk-1)))
+			VMOVDQU32(Y24, mem(rDst, 64*(blk-1)+32))
+		}
+	}
+}
+
 // rowQROps returns the operations of one quarter round on each quad (rows
 // a, b, c, d of a row set), interleaved as qrAVX512 emits them.
 func rowQROps(qs []quad) []func() {
@@ -762,7 +1070,7 @@ func midRows(f midFrame, mac []func(), open func(string)) {
 			func() { VPSHUFD(U8(0x93), q[2], q[2]) },
 			func() { VPSHUFD(U8(0x4e), q[3], q[3]) })
 	}
-	Comment("Ten double rounds (unrolled), with the first seven IFMA steps of mac.")
+	Comment(fmt.Sprintf("Ten double rounds (unrolled), with the first %s IFMA steps of mac.", stepWords[f.sealSteps]))
 	merge(vops, mac)
 	open(name + "_open")
 
@@ -773,8 +1081,8 @@ func midRows(f midFrame, mac []func(), open func(string)) {
 	VPADDD(Z11, q[3], q[3])
 	MOVQ(f.hy.src, rSrc)
 	MOVQ(f.hy.dst, rDst)
-	ADDQ(U32(1024), rSrc)
-	ADDQ(U32(1024), rDst)
+	ADDQ(U32(f.off2), rSrc)
+	ADDQ(U32(f.off2), rDst)
 	MOVQ(f.n2, RCX)
 	MOVQ(f.tailLen, RDX)
 	t := [4]VecPhysical{Z13, Z14, Z15, Z8}
@@ -832,7 +1140,7 @@ func midVL8(f midFrame, mac []func(), open func(string)) {
 		vops = append(vops, l.qrOps(columns[:])...)
 		vops = append(vops, l.qrOps(diagonals[:])...)
 	}
-	Comment("Ten double rounds (unrolled), with the first seven IFMA steps of mac.")
+	Comment(fmt.Sprintf("Ten double rounds (unrolled), with the first %s IFMA steps of mac.", stepWords[f.sealSteps]))
 	merge(vops, mac)
 	open("mid_vl8_open")
 
@@ -857,8 +1165,8 @@ func midVL8(f midFrame, mac []func(), open func(string)) {
 	}
 	MOVQ(f.hy.src, rSrc)
 	MOVQ(f.hy.dst, rDst)
-	ADDQ(U32(1024), rSrc)
-	ADDQ(U32(1024), rDst)
+	ADDQ(U32(f.off2), rSrc)
+	ADDQ(U32(f.off2), rDst)
 	MOVQ(f.n2, RCX)
 	MOVQ(f.tailLen, RDX)
 	// Lane l of register 4g+k: words 4g..4g+3 of block 4l+k.
@@ -912,7 +1220,7 @@ func midZ16(f midFrame, mac []func(), open func(string)) {
 	for i := 0; i < 10; i++ {
 		vops = append(vops, zmmDROps()...)
 	}
-	Comment("Ten double rounds (unrolled), with the first seven IFMA steps of mac.")
+	Comment(fmt.Sprintf("Ten double rounds (unrolled), with the first %s IFMA steps of mac.", stepWords[f.sealSteps]))
 	merge(vops, mac)
 	open("mid_z16_open")
 
@@ -921,8 +1229,8 @@ func midZ16(f midFrame, mac []func(), open func(string)) {
 	transposeZ16([4]VecPhysical{Z19, Z20, Z21, Z22})
 	MOVQ(f.hy.src, rSrc)
 	MOVQ(f.hy.dst, rDst)
-	ADDQ(U32(1024), rSrc)
-	ADDQ(U32(1024), rDst)
+	ADDQ(U32(f.off2), rSrc)
+	ADDQ(U32(f.off2), rDst)
 	MOVQ(f.n2, RCX)
 	MOVQ(f.tailLen, RDX)
 	for blk := 0; blk < 16; blk++ {
