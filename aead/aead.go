@@ -17,9 +17,10 @@
 // stitched paths of amd64 CPUs with AVX2 and BMI2 (registered as
 // aead/AVX512Stitched and aead/AVX2Stitched), which decrypt in the same pass
 // that authenticates, as x/crypto's amd64 assembly does at every length:
-// with AVX-512, a ciphertext (tag excluded) of 1025..2047 bytes has its
-// whole 64-byte blocks decrypted (unless in place) and from 1024 bytes on
-// the whole 1 KiB batches are; with AVX2 only, from 449 bytes all but the last 8-block
+// with AVX-512, a ciphertext (tag excluded) of 449..960 bytes (additional
+// data up to 256 bytes) or 1025..2047 bytes has its whole 64-byte blocks
+// decrypted (unless in place) and from 1024 bytes on the whole 1 KiB
+// batches are; with AVX2 only, from 449 bytes all but the last 8-block
 // batch is. The rest is decrypted only after the tag verifies, and if it
 // does not, the plaintext already written is zeroed before Open returns.
 // Either way no plaintext of a forged message is left in dst. Messages of
