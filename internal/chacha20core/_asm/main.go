@@ -756,17 +756,13 @@ func rowAVX512() {
 	transposedVL8()
 }
 
-// transposedVL8 emits a transposed batch of 8 blocks in ymm registers for
-// 5..8 blocks: with AVX-512VL all 32 registers and VPROLD are available, so
-// no word is spilled. It is latency-bound (four quarter-round chains) and,
-// measured on Zen 5, takes about 83% of the time of the row layout with two
-// zmm sets (whose shuffles and 512-bit operations, two per cycle there, make
-// it throughput-bound), and about 6% more than one zmm set for 3..4 blocks.
-func transposedVL8() {
+// vl8Rounds emits the ten double rounds of an 8-lane ymm batch from the
+// State at rState, lane i's counter s.Counter+i (transposedVL8's layout):
+// Y0-Y15 the state words; Y16-Y19 free for temporaries; Y20-Y31 words 4-15
+// broadcast to the 8 lanes (Y28: the counters), kept for the final
+// addition; the constants are broadcast from memory. The loop is at label.
+func vl8Rounds(label string) {
 	y := yreg
-	// Y0-Y15: state; Y16-Y19: temporaries; Y20-Y31: words 4-15 broadcast
-	// to 8 lanes (Y28: the counters); the constants are broadcast from
-	// memory.
 	for w := 4; w < 16; w++ {
 		switch {
 		case w < 12:
@@ -792,7 +788,7 @@ func transposedVL8() {
 	l.qr(columns[:])
 	l.qr(diagonals[:])
 	MOVQ(U32(9), rRound)
-	Label("vl8_rounds")
+	Label(label)
 	{
 		var l wordLocs
 		for w := range l {
@@ -802,7 +798,18 @@ func transposedVL8() {
 		l.qr(diagonals[:])
 	}
 	DECQ(rRound)
-	JNZ(LabelRef("vl8_rounds"))
+	JNZ(LabelRef(label))
+}
+
+// transposedVL8 emits a transposed batch of 8 blocks in ymm registers for
+// 5..8 blocks: with AVX-512VL all 32 registers and VPROLD are available, so
+// no word is spilled. It is latency-bound (four quarter-round chains) and,
+// measured on Zen 5, takes about 83% of the time of the row layout with two
+// zmm sets (whose shuffles and 512-bit operations, two per cycle there, make
+// it throughput-bound), and about 6% more than one zmm set for 3..4 blocks.
+func transposedVL8() {
+	y := yreg
+	vl8Rounds("vl8_rounds")
 
 	for w := 0; w < 16; w++ {
 		if w < 4 {

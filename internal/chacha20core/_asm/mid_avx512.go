@@ -827,41 +827,7 @@ func midBatch1Hybrid(f midFrame) {
 // advances by 8. rState, rSrc and rDst are loaded.
 func midBatch1VL8(f midFrame) {
 	y := yreg
-	for w := 4; w < 16; w++ {
-		switch {
-		case w < 12:
-			VPBROADCASTD(mem(rState, offKey+4*(w-4)), y(16+w))
-		case w == 12:
-			VPBROADCASTD(mem(rState, offCounter), y(28))
-			VPADDD(iota16, y(28), y(28))
-		default:
-			VPBROADCASTD(mem(rState, offNonce+4*(w-13)), y(16+w))
-		}
-	}
-	for w := 0; w < 4; w++ {
-		VPBROADCASTD(sigma.Offset(4*w), y(w))
-	}
-	var l wordLocs
-	for w := range l {
-		l[w] = y(w)
-		if w >= 4 {
-			l[w] = y(16 + w) // the first write copies into Yw
-		}
-	}
-	l.qr(columns[:])
-	l.qr(diagonals[:])
-	MOVQ(U32(9), rRound)
-	Label("mids_rounds")
-	{
-		var l wordLocs
-		for w := range l {
-			l[w] = y(w)
-		}
-		l.qr(columns[:])
-		l.qr(diagonals[:])
-	}
-	DECQ(rRound)
-	JNZ(LabelRef("mids_rounds"))
+	vl8Rounds("mids_rounds")
 
 	Comment("Add the input state and transpose: lane l of register 4g+k holds",
 		"words 4g..4g+3 of block 4l+k.")
@@ -963,29 +929,7 @@ func midFusedRows(f midFrame) {
 	MOVQ(f.n2, RCX)
 	MOVQ(f.tailLen, RDX)
 	t := [4]VecPhysical{Z30, Z31, Z23, Z24} // not Z26: midTail's
-	a, b, c, d := q[0], q[1], q[2], q[3]
-	VSHUFI32X4(U8(0x44), b, a, t[0])
-	VSHUFI32X4(U8(0x44), d, c, t[1])
-	VSHUFI32X4(U8(0x88), t[1], t[0], t[2])
-	VSHUFI32X4(U8(0xdd), t[1], t[0], t[3])
-	VSHUFI32X4(U8(0xee), b, a, t[0])
-	VSHUFI32X4(U8(0xee), d, c, t[1])
-	VSHUFI32X4(U8(0x88), t[1], t[0], a)
-	VSHUFI32X4(U8(0xdd), t[1], t[0], b)
-	for blk, r := range []VecPhysical{t[2], t[3], a, b} {
-		full, next := newLabel("mid_full"), newLabel("mid_next")
-		CMPQ(RCX, U32(blk))
-		JA(LabelRef(full))
-		JB(LabelRef(next))
-		TESTQ(RDX, RDX)
-		JZ(LabelRef(next))
-		midTail(f, r, 64*blk, next)
-		JMP(LabelRef(next))
-		Label(full)
-		VPXORD(mem(rSrc, 64*blk), r, r)
-		VMOVDQU32(r, mem(rDst, 64*blk))
-		Label(next)
-	}
+	midRowStore(f, q, t)
 }
 
 // midVL8KeyAndStores transposes batch 1's 8 ymm lanes (the input added),
@@ -1086,30 +1030,7 @@ func midRows(f midFrame, mac []func(), open func(string)) {
 	MOVQ(f.n2, RCX)
 	MOVQ(f.tailLen, RDX)
 	t := [4]VecPhysical{Z13, Z14, Z15, Z8}
-	a, b, c, d := q[0], q[1], q[2], q[3]
-	// Lane l of the four rows is block l.
-	VSHUFI32X4(U8(0x44), b, a, t[0])
-	VSHUFI32X4(U8(0x44), d, c, t[1])
-	VSHUFI32X4(U8(0x88), t[1], t[0], t[2])
-	VSHUFI32X4(U8(0xdd), t[1], t[0], t[3])
-	VSHUFI32X4(U8(0xee), b, a, t[0])
-	VSHUFI32X4(U8(0xee), d, c, t[1])
-	VSHUFI32X4(U8(0x88), t[1], t[0], a)
-	VSHUFI32X4(U8(0xdd), t[1], t[0], b)
-	for blk, r := range []VecPhysical{t[2], t[3], a, b} {
-		full, next := newLabel("mid_full"), newLabel("mid_next")
-		CMPQ(RCX, U32(blk))
-		JA(LabelRef(full))
-		JB(LabelRef(next))
-		TESTQ(RDX, RDX)
-		JZ(LabelRef(next))
-		midTail(f, r, 64*blk, next)
-		JMP(LabelRef(next))
-		Label(full)
-		VPXORD(mem(rSrc, 64*blk), r, r)
-		VMOVDQU32(r, mem(rDst, 64*blk))
-		Label(next)
-	}
+	midRowStore(f, q, t)
 }
 
 // midVL8 emits batch 2 as transposedVL8's 8-lane ymm batch (state words in
@@ -1274,4 +1195,35 @@ func midTail(f midFrame, r VecPhysical, off int, next string) {
 	Label(open)
 	VMOVDQU64(Z26, f.ctTail)
 	VMOVDQU64(r, f.ptTail)
+}
+
+// midRowStore stores the blocks of a zmm row set (rows q, lane l block l):
+// the first RCX whole blocks XORed with src, then, if RDX (the partial
+// block's length) is not 0, the partial one through midTail; t are four
+// scratch registers.
+func midRowStore(f midFrame, q quad, t [4]VecPhysical) {
+	a, b, c, d := q[0], q[1], q[2], q[3]
+	// Lane l of the four rows is block l.
+	VSHUFI32X4(U8(0x44), b, a, t[0])
+	VSHUFI32X4(U8(0x44), d, c, t[1])
+	VSHUFI32X4(U8(0x88), t[1], t[0], t[2])
+	VSHUFI32X4(U8(0xdd), t[1], t[0], t[3])
+	VSHUFI32X4(U8(0xee), b, a, t[0])
+	VSHUFI32X4(U8(0xee), d, c, t[1])
+	VSHUFI32X4(U8(0x88), t[1], t[0], a)
+	VSHUFI32X4(U8(0xdd), t[1], t[0], b)
+	for blk, r := range []VecPhysical{t[2], t[3], a, b} {
+		full, next := newLabel("mid_full"), newLabel("mid_next")
+		CMPQ(RCX, U32(blk))
+		JA(LabelRef(full))
+		JB(LabelRef(next))
+		TESTQ(RDX, RDX)
+		JZ(LabelRef(next))
+		midTail(f, r, 64*blk, next)
+		JMP(LabelRef(next))
+		Label(full)
+		VPXORD(mem(rSrc, 64*blk), r, r)
+		VMOVDQU32(r, mem(rDst, 64*blk))
+		Label(next)
+	}
 }
