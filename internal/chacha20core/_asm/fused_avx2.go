@@ -95,6 +95,27 @@ func avx2SpillDROps(x func(int) VecPhysical, spill func(int) Mem) []func() {
 	return ops
 }
 
+// avx2BroadcastState points rFrame at the 32-byte aligned vector frame in
+// vframe and broadcasts the input state (the State at rState) to slots 0-11
+// and 13-15 (slot 12, the counters, is written per batch).
+func avx2BroadcastState(vframe Mem, slot func(int) Mem) {
+	LEAQ(vframe, rFrame)
+	ADDQ(U32(32-1), rFrame)
+	ANDQ(I32(-32), rFrame)
+	for i := 0; i < 4; i++ {
+		VPBROADCASTD(sigma.Offset(4*i), Y0)
+		VMOVDQU(Y0, slot(i))
+	}
+	for i := 0; i < 8; i++ {
+		VPBROADCASTD(mem(rState, offKey+4*i), Y0)
+		VMOVDQU(Y0, slot(4+i))
+	}
+	for i := 0; i < 3; i++ {
+		VPBROADCASTD(mem(rState, offNonce+4*i), Y0)
+		VMOVDQU(Y0, slot(13+i))
+	}
+}
+
 func genFusedAVX2() {
 	TEXT("xorMACAVX2", 0, signatureMAC)
 	Doc("xorMACAVX2 XORs len(src)/512 batches of 8 keystream blocks into dst and",
@@ -156,21 +177,7 @@ func genFusedAVX2() {
 	Comment("Align the vector frame and broadcast the input state into it.")
 	Load(Param("s"), rState)
 	MOVQ(rState, f.state)
-	LEAQ(vframe, rFrame)
-	ADDQ(U32(W-1), rFrame)
-	ANDQ(I32(-W), rFrame)
-	for i := 0; i < 4; i++ {
-		VPBROADCASTD(sigma.Offset(4*i), Y0)
-		VMOVDQU(Y0, slot(i))
-	}
-	for i := 0; i < 8; i++ {
-		VPBROADCASTD(mem(rState, offKey+4*i), Y0)
-		VMOVDQU(Y0, slot(4+i))
-	}
-	for i := 0; i < 3; i++ {
-		VPBROADCASTD(mem(rState, offNonce+4*i), Y0)
-		VMOVDQU(Y0, slot(13+i))
-	}
+	avx2BroadcastState(vframe, slot)
 	loadH := func() {
 		Load(Param("h"), RAX)
 		for j := 0; j < 3; j++ {

@@ -300,21 +300,7 @@ func genMidAVX2Kernel(open bool) {
 	Comment("Align the vector frame and broadcast the input state into it.")
 	Load(Param("s"), rState)
 	MOVQ(rState, f.state)
-	LEAQ(vframe, rFrame)
-	ADDQ(U32(W-1), rFrame)
-	ANDQ(I32(-W), rFrame)
-	for i := 0; i < 4; i++ {
-		VPBROADCASTD(sigma.Offset(4*i), Y0)
-		VMOVDQU(Y0, slot(i))
-	}
-	for i := 0; i < 8; i++ {
-		VPBROADCASTD(mem(rState, offKey+4*i), Y0)
-		VMOVDQU(Y0, slot(4+i))
-	}
-	for i := 0; i < 3; i++ {
-		VPBROADCASTD(mem(rState, offNonce+4*i), Y0)
-		VMOVDQU(Y0, slot(13+i))
-	}
+	avx2BroadcastState(vframe, slot)
 
 	dr := func() []func() { return avx2SpillDROps(x, spill) }
 	// r^16: four squarings (general products: r^2 and up are not clamped).

@@ -1156,18 +1156,7 @@ func midZ16(f midFrame, mac []func(), open func(string)) {
 	MOVQ(f.tailLen, RDX)
 	for blk := 0; blk < 16; blk++ {
 		r := z(blk)
-		full, next := newLabel("mid_full"), newLabel("mid_next")
-		CMPQ(RCX, U32(blk))
-		JA(LabelRef(full))
-		JB(LabelRef(next))
-		TESTQ(RDX, RDX)
-		JZ(LabelRef(next))
-		midTail(f, r, 64*blk, next)
-		JMP(LabelRef(next))
-		Label(full)
-		VPXORD(mem(rSrc, 64*blk), r, r)
-		VMOVDQU32(r, mem(rDst, 64*blk))
-		Label(next)
+		midStoreBlock(f, r, blk)
 	}
 }
 
@@ -1213,17 +1202,24 @@ func midRowStore(f midFrame, q quad, t [4]VecPhysical) {
 	VSHUFI32X4(U8(0x88), t[1], t[0], a)
 	VSHUFI32X4(U8(0xdd), t[1], t[0], b)
 	for blk, r := range []VecPhysical{t[2], t[3], a, b} {
-		full, next := newLabel("mid_full"), newLabel("mid_next")
-		CMPQ(RCX, U32(blk))
-		JA(LabelRef(full))
-		JB(LabelRef(next))
-		TESTQ(RDX, RDX)
-		JZ(LabelRef(next))
-		midTail(f, r, 64*blk, next)
-		JMP(LabelRef(next))
-		Label(full)
-		VPXORD(mem(rSrc, 64*blk), r, r)
-		VMOVDQU32(r, mem(rDst, 64*blk))
-		Label(next)
+		midStoreBlock(f, r, blk)
 	}
+}
+
+// midStoreBlock stores keystream block blk (in r) of the second batch: XORed
+// with src into dst if it is one of the first RCX whole blocks, through
+// midTail if it is the partial one (RDX bytes, not 0), else not at all.
+func midStoreBlock(f midFrame, r VecPhysical, blk int) {
+	full, next := newLabel("mid_full"), newLabel("mid_next")
+	CMPQ(RCX, U32(blk))
+	JA(LabelRef(full))
+	JB(LabelRef(next))
+	TESTQ(RDX, RDX)
+	JZ(LabelRef(next))
+	midTail(f, r, 64*blk, next)
+	JMP(LabelRef(next))
+	Label(full)
+	VPXORD(mem(rSrc, 64*blk), r, r)
+	VMOVDQU32(r, mem(rDst, 64*blk))
+	Label(next)
 }
