@@ -116,6 +116,25 @@ func avx2BroadcastState(vframe Mem, slot func(int) Mem) {
 	}
 }
 
+// r16Ops returns the operations that raise the value at pow (r, three
+// 64-bit limbs) to r^16 in place: four squarings by mulGeneralOps, in the
+// AVX2 stitched loops' registers (chain A, the join's, R15, AX).
+func r16Ops(pow Mem) []func() {
+	var ops []func()
+	for i := 0; i < 4; i++ {
+		for j := 0; j < 3; j++ {
+			ops = append(ops,
+				func() { MOVQ(pow.Offset(8*j), avx2ChainA[j]) },
+				func() { XORL(avx2JoinP[j].As32(), avx2JoinP[j].As32()) })
+		}
+		ops = append(ops, mulGeneralOps(avx2ChainA, avx2JoinP, R15, RAX, pow)...)
+		for j := 0; j < 3; j++ {
+			ops = append(ops, func() { MOVQ(avx2ChainA[j], pow.Offset(8*j)) })
+		}
+	}
+	return ops
+}
+
 func genFusedAVX2() {
 	TEXT("xorMACAVX2", 0, signatureMAC)
 	Doc("xorMACAVX2 XORs len(src)/512 batches of 8 keystream blocks into dst and",
@@ -158,21 +177,7 @@ func genFusedAVX2() {
 	MOVQ(RDX, f.s1)
 
 	// r^16: four squarings (general products: r^2 and up are not clamped).
-	powOps := func() []func() {
-		var ops []func()
-		for i := 0; i < 4; i++ {
-			for j := 0; j < 3; j++ {
-				ops = append(ops,
-					func() { MOVQ(f.pow.Offset(8*j), avx2ChainA[j]) },
-					func() { XORL(avx2JoinP[j].As32(), avx2JoinP[j].As32()) })
-			}
-			ops = append(ops, mulGeneralOps(avx2ChainA, avx2JoinP, R15, RAX, f.pow)...)
-			for j := 0; j < 3; j++ {
-				ops = append(ops, func() { MOVQ(avx2ChainA[j], f.pow.Offset(8*j)) })
-			}
-		}
-		return ops
-	}
+	powOps := func() []func() { return r16Ops(f.pow) }
 
 	Comment("Align the vector frame and broadcast the input state into it.")
 	Load(Param("s"), rState)

@@ -304,21 +304,7 @@ func genMidAVX2Kernel(open bool) {
 
 	dr := func() []func() { return avx2SpillDROps(x, spill) }
 	// r^16: four squarings (general products: r^2 and up are not clamped).
-	powOps := func() []func() {
-		var ops []func()
-		for i := 0; i < 4; i++ {
-			for j := 0; j < 3; j++ {
-				ops = append(ops,
-					func() { MOVQ(f.pow.Offset(8*j), avx2ChainA[j]) },
-					func() { XORL(avx2JoinP[j].As32(), avx2JoinP[j].As32()) })
-			}
-			ops = append(ops, mulGeneralOps(avx2ChainA, avx2JoinP, R15, RAX, f.pow)...)
-			for j := 0; j < 3; j++ {
-				ops = append(ops, func() { MOVQ(avx2ChainA[j], f.pow.Offset(8*j)) })
-			}
-		}
-		return ops
-	}
+	powOps := func() []func() { return r16Ops(f.pow) }
 	chainA := func(blocks []int) []func() {
 		var ops []func()
 		for _, k := range blocks {
