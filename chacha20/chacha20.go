@@ -12,7 +12,6 @@ package chacha20
 import (
 	"crypto/cipher"
 	"errors"
-	"runtime"
 
 	"github.com/chachakit/chachakit/internal/alias"
 	"github.com/chachakit/chachakit/internal/chacha20core"
@@ -41,21 +40,20 @@ const blockSize = chacha20core.BlockSize
 // Cipher is a stateful instance of ChaCha20 or XChaCha20 using a particular
 // key and nonce. A *Cipher implements the cipher.Stream interface.
 //
-// A Cipher keeps its key, nonce, counter and buffered keystream in a separate
-// allocation that is wiped by [Cipher.Wipe], or by the garbage collector
-// some time after the Cipher becomes unreachable (see [Cipher.Wipe] for what
-// that does and does not promise). Unlike x/crypto's, a Cipher made by
-// NewUnauthenticatedCipher is therefore always heap-allocated; XORKeyStream
-// itself allocates nothing.
+// As in x/crypto, a Cipher holds its key, nonce, counter and buffered
+// keystream in itself, and NewUnauthenticatedCipher inlines its allocation:
+// a Cipher that does not escape the caller lives on the caller's stack and
+// costs no allocation. [Cipher.Wipe] zeroes it; nothing else does (see there).
 type Cipher struct {
-	k *secrets // nil only in a zero Cipher before its first use
-	// len is how many bytes at the end of k.buf have not been used yet:
-	// the rest of a block that a call ended inside, and whole blocks
-	// generated ahead (see bufBlocks).
+	s chacha20core.State // for XChaCha20, holding the HChaCha20 subkey
+	// The last len bytes of buf have not been used yet: the rest of a block
+	// that a call ended inside, and whole blocks generated ahead (see
+	// bufBlocks).
+	buf [bufSize]byte
 	len int
 	// overflow is set once the block numbered 2^32-1 has been generated:
-	// k.s.Counter has wrapped to 0, and no keystream exists under this
-	// nonce beyond what is left in k.buf.
+	// s.Counter has wrapped to 0, and no keystream exists under this nonce
+	// beyond what is left in buf.
 	overflow bool
 	wiped    bool
 }
@@ -72,18 +70,6 @@ const (
 	bufSize   = bufBlocks * blockSize
 )
 
-// secrets is everything derived from the key: the ChaCha20 state (for
-// XChaCha20, holding the HChaCha20 subkey) and the buffered keystream.
-type secrets struct {
-	s   chacha20core.State
-	buf [bufSize]byte
-}
-
-func wipeSecrets(k *secrets) {
-	k.s.Wipe()
-	runtimehooks.Memclr(k.buf[:])
-}
-
 var _ cipher.Stream = (*Cipher)(nil)
 
 // NewUnauthenticatedCipher creates a new ChaCha20 stream cipher with the
@@ -97,16 +83,24 @@ var _ cipher.Stream = (*Cipher)(nil)
 // mechanism. Instead, consider using package
 // github.com/chachakit/chachakit/aead.
 func NewUnauthenticatedCipher(key, nonce []byte) (*Cipher, error) {
+	// A wrapper that inlines, as x/crypto's does, so that the Cipher is
+	// allocated by the caller and stays on its stack if it does not escape.
+	c := &Cipher{}
+	return newUnauthenticatedCipher(c, key, nonce)
+}
+
+// newUnauthenticatedCipher stays a call so that NewUnauthenticatedCipher is
+// within the inliner's budget.
+//
+//go:noinline
+func newUnauthenticatedCipher(c *Cipher, key, nonce []byte) (*Cipher, error) {
 	if len(key) != KeySize {
 		return nil, errors.New("chacha20: wrong key size")
 	}
 	if len(nonce) != NonceSize && len(nonce) != NonceSizeX {
 		return nil, errors.New("chacha20: wrong nonce size")
 	}
-	c := &Cipher{k: new(secrets)}
-	// The cleanup holds only the secrets, never c, so it can run.
-	runtime.AddCleanup(c, wipeSecrets, c.k)
-	runtimehooks.Do(func() { c.k.s.InitFrom(key, nonce) })
+	runtimehooks.Do(func() { c.s.InitFrom(key, nonce) })
 	return c, nil
 }
 
@@ -114,31 +108,28 @@ func NewUnauthenticatedCipher(key, nonce []byte) (*Cipher, error) {
 // in a way the compiler cannot remove. Any later call to XORKeyStream or
 // SetCounter panics.
 //
-// If Wipe is never called, the same wipe runs some time after the Cipher
-// becomes unreachable, from a cleanup registered with runtime.AddCleanup. Go
-// runs cleanups only after a garbage collection finds the object dead, and
-// not at all if the program exits first, so call Wipe when the time of the
-// wipe matters. Neither reaches copies outside the Cipher: see package
-// runtimehooks.
+// Wipe is the only wipe a Cipher gets: nothing wipes it at garbage
+// collection, because a cleanup would force every Cipher onto the heap and
+// add a runtime record per Cipher, several times the cost of x/crypto's
+// whole per-packet use of a Cipher (QUIC header protection makes one per
+// packet; bench/README.md has the numbers). Call Wipe, for example with
+// defer, when the key must not outlive its use. It does not reach copies
+// outside the Cipher (a Cipher copied by value, registers, moved stacks):
+// see package runtimehooks.
 func (s *Cipher) Wipe() {
-	if s.k != nil {
-		wipeSecrets(s.k)
-	}
+	s.s.Wipe()
+	runtimehooks.Memclr(s.buf[:])
 	s.len = 0
+	s.overflow = false
 	s.wiped = true
 }
 
-// state returns the secrets, panicking after Wipe.
-func (s *Cipher) state() *secrets {
+// check panics after Wipe. A zero Cipher works, under the all-zero key and
+// nonce, as in x/crypto.
+func (s *Cipher) check() {
 	if s.wiped {
 		panic("chacha20: use of a Cipher after Wipe")
 	}
-	if s.k == nil {
-		// A zero Cipher works, under the all-zero key and nonce, as in
-		// x/crypto.
-		s.k = new(secrets)
-	}
-	return s.k
 }
 
 // SetCounter sets the Cipher counter. The next invocation of XORKeyStream
@@ -153,11 +144,11 @@ func (s *Cipher) SetCounter(counter uint32) {
 	// The current value is that of x/crypto's portable Cipher: the rest of
 	// a started block counts as output already, whole blocks generated
 	// ahead do not. Moving to it or beyond drops the buffer.
-	k := s.state()
-	if uint64(counter) < s.next(k) {
+	s.check()
+	if uint64(counter) < s.next() {
 		panic("chacha20: SetCounter attempted to rollback counter")
 	}
-	k.s.Counter = counter
+	s.s.Counter = counter
 	s.len = 0
 	s.overflow = false
 }
@@ -166,8 +157,8 @@ func (s *Cipher) SetCounter(counter uint32) {
 // the rest of a started block (x/crypto's portable code) would generate:
 // the engine's counter less the whole blocks buffered ahead, 2^32 when the
 // last one has been handed out.
-func (s *Cipher) next(k *secrets) uint64 {
-	gen := uint64(k.s.Counter)
+func (s *Cipher) next() uint64 {
+	gen := uint64(s.s.Counter)
 	if s.overflow {
 		gen = 1 << 32
 	}
@@ -185,7 +176,7 @@ func (s *Cipher) next(k *secrets) uint64 {
 // the src buffers was passed in a single run. That is, Cipher
 // maintains state and does not reset at each XORKeyStream call.
 func (s *Cipher) XORKeyStream(dst, src []byte) {
-	k := s.state()
+	s.check()
 	if len(src) == 0 {
 		return
 	}
@@ -198,7 +189,7 @@ func (s *Cipher) XORKeyStream(dst, src []byte) {
 	}
 	// Use up the rest of the block the previous call ended inside.
 	if r := s.len % blockSize; r > 0 {
-		n := s.useBuffer(k, dst, src, r)
+		n := s.useBuffer(dst, src, r)
 		dst, src = dst[n:], src[n:]
 		if len(src) == 0 {
 			return
@@ -208,12 +199,12 @@ func (s *Cipher) XORKeyStream(dst, src []byte) {
 	// producing more if the message needs blocks past 2^32-1. Buffered
 	// whole blocks count as not generated yet, so this panics at the same
 	// byte as x/crypto's portable code.
-	if s.next(k)+(uint64(len(src))+blockSize-1)/blockSize > 1<<32 {
+	if s.next()+(uint64(len(src))+blockSize-1)/blockSize > 1<<32 {
 		panic("chacha20: counter overflow")
 	}
 	// Then the whole blocks generated ahead.
 	if s.len > 0 {
-		n := s.useBuffer(k, dst, src, s.len)
+		n := s.useBuffer(dst, src, s.len)
 		dst, src = dst[n:], src[n:]
 		if len(src) == 0 {
 			return
@@ -231,35 +222,35 @@ func (s *Cipher) XORKeyStream(dst, src []byte) {
 		if b := chacha20core.BatchBlocks(); cheap > 1 && b > 1 && full/blockSize%b == 1 {
 			full -= blockSize
 		}
-		s.generated(k, full/blockSize)
-		chacha20core.XORBlocks(&k.s, dst[:full], src[:full])
+		s.generated(full / blockSize)
+		chacha20core.XORBlocks(&s.s, dst[:full], src[:full])
 		dst, src = dst[full:], src[full:]
 	}
 	if len(src) > 0 {
 		// As many blocks as are cheap, but none past 2^32-1 (the check
 		// above guarantees the ones needed exist).
-		nb := min(uint64(cheap), 1<<32-s.next(k))
-		ks := k.buf[bufSize-nb*blockSize:]
+		nb := min(uint64(cheap), 1<<32-s.next())
+		ks := s.buf[bufSize-nb*blockSize:]
 		clear(ks)
-		s.generated(k, int(nb))
-		chacha20core.XORBlocks(&k.s, ks, ks)
+		s.generated(int(nb))
+		chacha20core.XORBlocks(&s.s, ks, ks)
 		s.len = len(ks)
-		s.useBuffer(k, dst, src, len(src))
+		s.useBuffer(dst, src, len(src))
 	}
 }
 
 // generated records that the engine is about to generate n blocks from
-// k.s.Counter, which the caller has checked exist.
-func (s *Cipher) generated(k *secrets, n int) {
-	if uint64(k.s.Counter)+uint64(n) == 1<<32 {
+// s.s.Counter, which the caller has checked exist.
+func (s *Cipher) generated(n int) {
+	if uint64(s.s.Counter)+uint64(n) == 1<<32 {
 		s.overflow = true
 	}
 }
 
 // useBuffer XORs up to max buffered bytes into dst and returns how many.
-func (s *Cipher) useBuffer(k *secrets, dst, src []byte, max int) int {
+func (s *Cipher) useBuffer(dst, src []byte, max int) int {
 	n := min(max, len(src))
-	xsubtle.XORBytes(dst[:n], src[:n], k.buf[bufSize-s.len:])
+	xsubtle.XORBytes(dst[:n], src[:n], s.buf[bufSize-s.len:])
 	s.len -= n
 	return n
 }
