@@ -32,7 +32,6 @@ import (
 	"crypto/cipher"
 	"crypto/fips140"
 	"errors"
-	"runtime"
 
 	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
 )
@@ -82,51 +81,45 @@ var (
 //	...
 //	defer a.(aead.Wiper).Wipe()
 //
-// If Wipe is never called, the key is wiped some time after the AEAD
-// becomes unreachable, from a cleanup registered with runtime.AddCleanup;
-// Go runs cleanups after a garbage collection finds the object dead, and not
-// at all if the program exits first. Seal and Open clear their per-message
-// secrets (the Poly1305 key, keystream blocks, the XChaCha20 subkey) before
-// they return. See package runtimehooks for what a wipe cannot reach.
+// Wipe is the wipe an AEAD's key gets. An AEAD is one allocation holding
+// its key, as in x/crypto, and nothing wipes it at garbage collection: a
+// cleanup per AEAD, or one per group of AEADs, costs more than x/crypto's
+// whole New (bench/README.md has the numbers), and chachakit does not make
+// a caller who never calls Wipe pay for it. Built with
+// GOEXPERIMENT=runtimesecret on linux/amd64 or linux/arm64, New and NewX
+// allocate the AEAD inside runtime/secret.Do, and the runtime erases it
+// once it is unreachable. Seal and Open clear their per-message secrets
+// (the Poly1305 key, keystream blocks, the XChaCha20 subkey) before they
+// return. See package runtimehooks for what a wipe cannot reach.
 type Wiper interface {
 	Wipe()
 }
 
-// key is an AEAD key in an allocation of its own, so that a cleanup can wipe
-// it without keeping the AEAD that holds it alive.
+// key is an AEAD's key, held in the AEAD itself as in x/crypto, so that
+// New costs what x/crypto's does: one allocation. New and NewX allocate it
+// inside runtimehooks.Do, so that in a build with runtime/secret the runtime
+// erases it once it is unreachable.
 type key struct {
-	k     *[KeySize]byte
+	k     [KeySize]byte
 	wiped bool
 }
-
-func newKey(b []byte) key {
-	k := key{k: new([KeySize]byte)}
-	runtimehooks.Do(func() { copy(k.k[:], b) })
-	return k
-}
-
-func wipeKey(k *[KeySize]byte) { runtimehooks.Memclr(k[:]) }
 
 // get returns the key, panicking after Wipe.
 func (k *key) get() *[KeySize]byte {
 	if k.wiped {
 		panic("chacha20poly1305: use of an AEAD after Wipe")
 	}
-	return k.k
+	return &k.k
 }
 
 func (k *key) Wipe() {
-	wipeKey(k.k)
+	runtimehooks.Memclr(k.k[:])
 	k.wiped = true
 }
 
-type chacha20poly1305 struct {
-	key
-}
+type chacha20poly1305 struct{ key }
 
-type xchacha20poly1305 struct {
-	key
-}
+type xchacha20poly1305 struct{ key }
 
 // New returns a ChaCha20-Poly1305 AEAD that uses the given 256-bit key.
 func New(key []byte) (cipher.AEAD, error) {
@@ -136,8 +129,11 @@ func New(key []byte) (cipher.AEAD, error) {
 	if len(key) != KeySize {
 		return nil, errKeyLen
 	}
-	c := &chacha20poly1305{newKey(key)}
-	runtime.AddCleanup(c, wipeKey, c.k)
+	var c *chacha20poly1305
+	runtimehooks.Do(func() {
+		c = new(chacha20poly1305)
+		copy(c.k[:], key)
+	})
 	return c, nil
 }
 
@@ -154,9 +150,12 @@ func NewX(key []byte) (cipher.AEAD, error) {
 	if len(key) != KeySize {
 		return nil, errKeyLen
 	}
-	c := &xchacha20poly1305{newKey(key)}
-	runtime.AddCleanup(c, wipeKey, c.k)
-	return c, nil
+	var x *xchacha20poly1305
+	runtimehooks.Do(func() {
+		x = new(xchacha20poly1305)
+		copy(x.k[:], key)
+	})
+	return x, nil
 }
 
 func (*chacha20poly1305) NonceSize() int  { return NonceSize }

@@ -2,9 +2,10 @@ package aead
 
 import (
 	"bytes"
-	"runtime"
+	"crypto/cipher"
 	"testing"
-	"time"
+
+	xchacha "golang.org/x/crypto/chacha20poly1305"
 )
 
 func testKey() []byte {
@@ -18,9 +19,9 @@ func testKey() []byte {
 func keyOf(t *testing.T, a any) *[KeySize]byte {
 	switch a := a.(type) {
 	case *chacha20poly1305:
-		return a.k
+		return &a.k
 	case *xchacha20poly1305:
-		return a.k
+		return &a.k
 	}
 	t.Fatalf("unexpected type %T", a)
 	return nil
@@ -74,31 +75,32 @@ func TestWipe(t *testing.T) {
 	}
 }
 
-// TestWipeAtGC drops an AEAD and waits, boundedly, for the garbage collector
-// to run the cleanup that wipes its key.
-func TestWipeAtGC(t *testing.T) {
-	for _, x := range []bool{false, true} {
-		k := func() *[KeySize]byte {
-			var a any
-			if x {
-				a, _ = NewX(testKey())
-			} else {
-				a, _ = New(testKey())
-			}
-			return keyOf(t, a)
-		}()
-		if isZero(k[:]) {
-			t.Fatal("key not stored")
-		}
-		deadline := time.Now().Add(10 * time.Second)
-		for !isZero(k[:]) {
-			if time.Now().After(deadline) {
-				t.Fatalf("X=%v: key memory not wiped 10 s after the AEAD became unreachable: %x", x, k[:])
-			}
-			runtime.GC()
-			time.Sleep(time.Millisecond)
+// TestConstructorAllocs checks that New and NewX allocate no more than
+// x/crypto's.
+func TestConstructorAllocs(t *testing.T) {
+	key := testKey()
+	for _, c := range []struct {
+		name       string
+		ours, xref func([]byte) (cipher.AEAD, error)
+	}{
+		{"New", New, xchacha.New},
+		{"NewX", NewX, xchacha.NewX},
+	} {
+		ours := testing.AllocsPerRun(100, func() { sink = must(c.ours(key)) })
+		theirs := testing.AllocsPerRun(100, func() { sink = must(c.xref(key)) })
+		if ours > theirs {
+			t.Errorf("%s: %v allocations, x/crypto's %v", c.name, ours, theirs)
 		}
 	}
+}
+
+var sink cipher.AEAD
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 // TestSealOpenAllocs checks that the wipes added nothing per call.
