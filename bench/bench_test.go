@@ -88,6 +88,27 @@ func BenchmarkOpen(b *testing.B)         { benchOp(b, opNamed("Open")) }
 func BenchmarkSealX(b *testing.B)        { benchOp(b, opNamed("SealX")) }
 func BenchmarkXORKeyStream(b *testing.B) { benchOp(b, opNamed("XORKeyStream")) }
 
+// BenchmarkConstruction/lib=L/pattern=P runs each construction pattern
+// (construct.go) with x/crypto and chachakit; one op is one pattern.
+func BenchmarkConstruction(b *testing.B) {
+	for _, lib := range []string{"xcrypto", "chachakit"} {
+		b.Run("lib="+lib, func(b *testing.B) {
+			for _, c := range constructions {
+				run := c.theirs
+				if lib == "chachakit" {
+					run = c.ours
+				}
+				b.Run("pattern="+c.name, func(b *testing.B) {
+					run(1)
+					b.ReportAllocs()
+					b.ResetTimer()
+					run(b.N)
+				})
+			}
+		})
+	}
+}
+
 // fakeOn is the toggle of a fake implementation registered for this test
 // binary only, so that the self-check's loop over implementations runs even
 // before any assembly exists.
@@ -212,6 +233,31 @@ func TestNoAllocations(t *testing.T) {
 	}
 }
 
+// TestConstructionsAgree checks that each construction pattern computes the
+// same with both libraries, and that chachakit's allocates no more than
+// x/crypto's (nothing, where the cipher does not escape).
+func TestConstructionsAgree(t *testing.T) {
+	var m1, m2 [5]byte
+	ckHeaderMask(&m1, hpKey, hpSample)
+	xHeaderMask(&m2, hpKey, hpSample)
+	if m1 != m2 || m1 == [5]byte{} {
+		t.Errorf("HeaderMask: chachakit %x, x/crypto %x", m1, m2)
+	}
+	var p1, p2 [32]byte
+	l1, l2 := [4]byte{1, 2, 3, 4}, [4]byte{1, 2, 3, 4}
+	ckSSHKeys(&p1, &l1, 7)
+	xSSHKeys(&p2, &l2, 7)
+	if p1 != p2 || l1 != l2 {
+		t.Errorf("SSHPacket: chachakit %x %x, x/crypto %x %x", p1, l1, p2, l2)
+	}
+	for _, c := range constructions {
+		ours, theirs := allocsPerCall(c.ours), allocsPerCall(c.theirs)
+		if ours > theirs || (theirs == 0 && ours != 0) {
+			t.Errorf("%s: chachakit makes %v allocations per pattern, x/crypto %v", c.name, ours, theirs)
+		}
+	}
+}
+
 // TestXORKeyStreamRenews checks that the XORKeyStream loop takes a new
 // cipher before the old one runs out of keystream, with the limit lowered to
 // 10 blocks so that it happens quickly. After 25 calls on one 64-byte buffer
@@ -270,7 +316,7 @@ func TestRunQuick(t *testing.T) {
 	if code := run([]string{"-quick", "-time", "1ms", "-rounds", "1", "-sizes", "64"}, &out, &errOut); code != 0 {
 		t.Fatalf("exit status %d; stderr:\n%s", code, errOut.String())
 	}
-	for _, want := range []string{"self-check: RFC 8439 §2.8.2 ok", "self-check: RFC 8439 §2.4.2 ok", "XORKeyStream", "ratio"} {
+	for _, want := range []string{"self-check: RFC 8439 §2.8.2 ok", "self-check: RFC 8439 §2.4.2 ok", "XORKeyStream", "ratio", "construction:", "HeaderMask"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
@@ -284,7 +330,7 @@ func TestRunQuick(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatalf("-json output does not decode: %v\n%s", err, out.String())
 	}
-	if len(rep.Rows) != len(operations)*2 || len(rep.SelfCheck) != 2 || len(rep.Selections) == 0 || rep.Platform.GOARCH == "" {
+	if len(rep.Rows) != len(operations)*2 || len(rep.Construction) != len(constructions) || len(rep.SelfCheck) != 2 || len(rep.Selections) == 0 || rep.Platform.GOARCH == "" {
 		t.Errorf("-json report incomplete: %+v", rep)
 	}
 	for _, r := range rep.Rows {

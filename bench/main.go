@@ -22,7 +22,12 @@
 //     (XChaCha20-Poly1305 Seal) and XORKeyStream (chacha20, in place) at 64,
 //     1350 and 16384 bytes, chachakit and x/crypto side by side, and their
 //     ratio (chachakit/x-crypto; above 1 means chachakit is faster). AEAD
-//     calls have 13 bytes of additional data. MB/s is 10^6 bytes per second.
+//     calls have 13 bytes of additional data. MB/s is 10^6 bytes per second;
+//  5. a construction table: call patterns that make a cipher object per
+//     packet or message (QUIC header protection, x/crypto/ssh's per-packet
+//     ciphers, New, New+Seal and NewX+Seal of 64 bytes), in nanoseconds
+//     per pattern and heap allocations per pattern, both libraries side by
+//     side.
 //
 // The two libraries are measured interleaved in one process: for each row,
 // both are calibrated to run about -time per timed round, then -rounds
@@ -91,6 +96,9 @@ type report struct {
 	SelfCheck  []checkResult `json:"self_check"`
 	Config     config        `json:"config"`
 	Rows       []row         `json:"rows"`
+	// Construction is the cost of making cipher objects: call patterns
+	// that make one per packet or message.
+	Construction []constructionRow `json:"construction"`
 }
 
 type config struct {
@@ -179,7 +187,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 
-	total := len(operations) * len(szs)
+	total := len(operations)*len(szs) + len(constructions)
 	est := time.Duration(total*2**rounds) * *roundTime
 	fmt.Fprintf(stderr, "bench: measuring %d rows, %d rounds of %v per side (about %v)\n", total, *rounds, *roundTime, est.Round(time.Second/10))
 	for _, op := range operations {
@@ -187,6 +195,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "bench: [%d/%d] %s %d bytes\n", len(rep.Rows)+1, total, op.name, size)
 			rep.Rows = append(rep.Rows, measure(op, size, *roundTime, *rounds))
 		}
+	}
+	for _, c := range constructions {
+		fmt.Fprintf(stderr, "bench: [%d/%d] construction %s\n", len(rep.Rows)+len(rep.Construction)+1, total, c.name)
+		rep.Construction = append(rep.Construction, measureConstruction(c, *roundTime, *rounds))
 	}
 
 	if *jsonOut {
@@ -196,6 +208,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	printTable(stdout, rep.Rows, rep.Config)
+	printConstruction(stdout, rep.Construction)
 	return 0
 }
 
@@ -307,4 +320,22 @@ func printTable(w io.Writer, rows []row, c config) {
 	if c.Quick {
 		fmt.Fprintln(w, "-quick: rough numbers; run without -quick to quote them.")
 	}
+}
+
+func printConstruction(w io.Writer, rows []constructionRow) {
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "construction: patterns that make a cipher object per packet or message")
+	fmt.Fprintf(w, "%-13s %14s %13s %7s %17s %16s\n", "pattern", "chachakit ns", "x/crypto ns", "ratio", "chachakit allocs", "x/crypto allocs")
+	for _, r := range rows {
+		mark := ""
+		if r.Noisy {
+			mark = "  noisy"
+		}
+		fmt.Fprintf(w, "%-13s %14.1f %13.1f %7.2f %17.2f %16.2f%s\n", r.Pattern, r.ChachakitNs, r.XCryptoNs, r.Ratio, r.ChachakitAllocs, r.XCryptoAllocs, mark)
+	}
+	fmt.Fprintln(w)
+	for _, c := range constructions {
+		fmt.Fprintf(w, "  %-13s %s\n", c.name, c.desc)
+	}
+	fmt.Fprintln(w, "ns per pattern, median of the same interleaved rounds; ratio = x/crypto time / chachakit time, above 1 is faster; allocs = heap allocations per pattern, mean over 4096.")
 }

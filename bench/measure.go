@@ -60,31 +60,16 @@ func calibrate(timeN func(n int) time.Duration, d time.Duration) int {
 	}
 }
 
-// measure runs op for both libraries, interleaved: rounds short timed runs
-// of d each, alternating which library goes first, so that a noisy
-// neighbour or a frequency change hits both sides alike. It reports the
-// median throughput of each side.
+// measure runs op for both libraries at size bytes (see interleave) and
+// reports the median throughput of each side.
 func measure(op operation, size int, d time.Duration, rounds int) row {
-	ours := op.prepare(chachakit, size)
-	theirs := op.prepare(xcrypto, size)
-	runtime.GC()
-	ours(1) // warm up caches and lazy initialisation
-	theirs(1)
-	nOurs := calibrate(func(n int) time.Duration { return timed(ours, n) }, d)
-	nTheirs := calibrate(func(n int) time.Duration { return timed(theirs, n) }, d)
-
-	r := row{Op: op.name, Size: size, ChachakitIter: nOurs, XCryptoIter: nTheirs}
-	mbps := func(n int, t time.Duration) float64 {
-		return float64(n) * float64(size) / max(t, time.Nanosecond).Seconds() / 1e6
-	}
-	for i := range rounds {
-		if i%2 == 0 {
-			r.ChachakitRuns = append(r.ChachakitRuns, mbps(nOurs, timed(ours, nOurs)))
-			r.XCryptoRuns = append(r.XCryptoRuns, mbps(nTheirs, timed(theirs, nTheirs)))
-		} else {
-			r.XCryptoRuns = append(r.XCryptoRuns, mbps(nTheirs, timed(theirs, nTheirs)))
-			r.ChachakitRuns = append(r.ChachakitRuns, mbps(nOurs, timed(ours, nOurs)))
-		}
+	r := row{Op: op.name, Size: size}
+	var ours, theirs []float64
+	ours, theirs, r.ChachakitIter, r.XCryptoIter = interleave(op.prepare(chachakit, size), op.prepare(xcrypto, size), d, rounds)
+	mbps := func(ns float64) float64 { return float64(size) / ns * 1e3 }
+	for i := range ours {
+		r.ChachakitRuns = append(r.ChachakitRuns, mbps(ours[i]))
+		r.XCryptoRuns = append(r.XCryptoRuns, mbps(theirs[i]))
 	}
 	r.ChachakitMBps = median(r.ChachakitRuns)
 	r.XCryptoMBps = median(r.XCryptoRuns)
@@ -93,6 +78,71 @@ func measure(op operation, size int, d time.Duration, rounds int) row {
 	}
 	r.Noisy = spread(r.ChachakitRuns) > noiseLimit || spread(r.XCryptoRuns) > noiseLimit
 	return r
+}
+
+// interleave times ours and theirs (each runs its call n times): both are
+// calibrated to take about d per round, then rounds rounds alternate
+// between them, switching which goes first, so that a noisy neighbour or a
+// frequency change hits both sides alike. It returns each round's time per
+// call in nanoseconds and each side's calls per round.
+func interleave(ours, theirs func(int), d time.Duration, rounds int) (oursNs, theirsNs []float64, nOurs, nTheirs int) {
+	runtime.GC()
+	ours(1) // warm up caches and lazy initialisation
+	theirs(1)
+	nOurs = calibrate(func(n int) time.Duration { return timed(ours, n) }, d)
+	nTheirs = calibrate(func(n int) time.Duration { return timed(theirs, n) }, d)
+	ns := func(run func(int), n int) float64 {
+		return float64(max(timed(run, n), time.Nanosecond)) / float64(n)
+	}
+	for i := range rounds {
+		if i%2 == 0 {
+			oursNs = append(oursNs, ns(ours, nOurs))
+			theirsNs = append(theirsNs, ns(theirs, nTheirs))
+		} else {
+			theirsNs = append(theirsNs, ns(theirs, nTheirs))
+			oursNs = append(oursNs, ns(ours, nOurs))
+		}
+	}
+	return oursNs, theirsNs, nOurs, nTheirs
+}
+
+// A constructionRow is the result of one construction pattern.
+type constructionRow struct {
+	Pattern         string    `json:"pattern"`
+	ChachakitNs     float64   `json:"chachakit_ns"` // median over the rounds
+	XCryptoNs       float64   `json:"xcrypto_ns"`
+	Ratio           float64   `json:"ratio"` // xcrypto/chachakit time; > 1 is faster
+	ChachakitAllocs float64   `json:"chachakit_allocs"`
+	XCryptoAllocs   float64   `json:"xcrypto_allocs"`
+	ChachakitRuns   []float64 `json:"chachakit_rounds_ns"`
+	XCryptoRuns     []float64 `json:"xcrypto_rounds_ns"`
+	Noisy           bool      `json:"noisy"`
+}
+
+// measureConstruction times c for both libraries (see interleave) and
+// counts their heap allocations per pattern.
+func measureConstruction(c construction, d time.Duration, rounds int) constructionRow {
+	r := constructionRow{Pattern: c.name}
+	r.ChachakitRuns, r.XCryptoRuns, _, _ = interleave(c.ours, c.theirs, d, rounds)
+	r.ChachakitNs, r.XCryptoNs = median(r.ChachakitRuns), median(r.XCryptoRuns)
+	if r.ChachakitNs > 0 {
+		r.Ratio = r.XCryptoNs / r.ChachakitNs
+	}
+	r.ChachakitAllocs, r.XCryptoAllocs = allocsPerCall(c.ours), allocsPerCall(c.theirs)
+	r.Noisy = spread(r.ChachakitRuns) > noiseLimit || spread(r.XCryptoRuns) > noiseLimit
+	return r
+}
+
+// allocsPerCall returns the mean number of heap allocations of one call of
+// run, over enough calls to show an allocation made once per many calls.
+func allocsPerCall(run func(int)) float64 {
+	const n = 4096
+	run(1)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	run(n)
+	runtime.ReadMemStats(&after)
+	return float64(after.Mallocs-before.Mallocs) / n
 }
 
 func median(x []float64) float64 {
