@@ -739,7 +739,7 @@ func FuzzQUICPacket(f *testing.F) {
 		}
 		// open runs Open of packet number n with header pkt[:hl] on
 		// pkt[hl:], in place or not, and returns its result.
-		open := func(label, what string, p *tls13.PacketProtector, n uint64, pkt []byte, hl int) ([]byte, error, string) {
+		open := func(label, what string, p *tls13.PacketProtector, n uint64, pkt []byte, hl int) (got []byte, msg string, err error) {
 			t.Helper()
 			pkt = clone(pkt)
 			in := clone(pkt[hl:])
@@ -747,13 +747,11 @@ func FuzzQUICPacket(f *testing.F) {
 			if inPlace {
 				dst = pkt[hl:hl]
 			}
-			var got []byte
-			var err error
-			msg := catch(func() { got, err = p.Open(dst, n, pkt[:hl], pkt[hl:]) })
+			msg = catch(func() { got, err = p.Open(dst, n, pkt[:hl], pkt[hl:]) })
 			if !inPlace && !bytes.Equal(pkt[hl:], in) {
 				t.Fatalf("%s: Open of %s writes to its input", label, what)
 			}
-			return got, err, msg
+			return got, msg, err
 		}
 
 		forEachImpl(t, aeadPkgs, func(label string) {
@@ -811,7 +809,7 @@ func FuzzQUICPacket(f *testing.F) {
 			if !short {
 				n = tls13.DecodePacketNumber(expected, pn&(win-1), pnLen)
 			}
-			got, err, msg := open(label, "the packet", r, n, u, hl)
+			got, msg, err := open(label, "the packet", r, n, u, hl)
 			if msg != "" || err != nil || !bytes.Equal(got, payload) {
 				t.Fatalf("%s: Open(pn %#x): error %v, panic %q, %s", label, n, err, msg, firstDiff(got, payload))
 			}
@@ -821,7 +819,7 @@ func FuzzQUICPacket(f *testing.F) {
 			if short {
 				u = bad
 			}
-			got, err, msg = open(label, "the packet with one byte changed", r, badPN, u, pnOffset+badLen)
+			got, msg, err = open(label, "the packet with one byte changed", r, badPN, u, pnOffset+badLen)
 			if badPN > tls13.MaxPacketNumber {
 				if msg == "" {
 					t.Fatalf("%s: Open of packet number %#x does not panic", label, badPN)
@@ -844,7 +842,7 @@ func FuzzQUICPacket(f *testing.F) {
 			if arbShort {
 				return
 			}
-			got, err, msg = open(label, "an arbitrary packet", r, arbPN, u, arbOffset+arbLen)
+			got, msg, err = open(label, "an arbitrary packet", r, arbPN, u, arbOffset+arbLen)
 			switch {
 			case arbPN > tls13.MaxPacketNumber:
 				if msg == "" {

@@ -212,8 +212,7 @@ func TestWipeSurvivesHeap(t *testing.T) {
 // through its address held as a uintptr. A compiler that deleted the wipe
 // as a dead store would leave the key there for check to find.
 func stackKeyThenWipe(check func(addr uintptr)) {
-	var k [32]byte
-	k = testKey
+	k := testKey
 	addr := uintptr(unsafe.Pointer(&k))
 	useKeyThenWipe(k[:])
 	check(addr)

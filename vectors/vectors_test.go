@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/crypto/chacha20"
 	"golang.org/x/crypto/chacha20poly1305"
+	//lint:ignore SA1019 the deprecated package is the reference this one is tested against
 	"golang.org/x/crypto/poly1305"
 )
 

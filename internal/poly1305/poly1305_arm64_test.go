@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/chachakit/chachakit/internal/impl"
+	//lint:ignore SA1019 the deprecated package is the reference this one is tested against
 	xpoly "golang.org/x/crypto/poly1305"
 )
 

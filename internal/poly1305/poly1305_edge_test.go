@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/chachakit/chachakit/internal/cryptotest"
+	//lint:ignore SA1019 the deprecated package is the reference this one is tested against
 	xpoly "golang.org/x/crypto/poly1305"
 )
 

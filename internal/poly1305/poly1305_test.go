@@ -8,6 +8,7 @@ import (
 
 	"github.com/chachakit/chachakit/internal/cryptotest"
 	"github.com/chachakit/chachakit/vectors"
+	//lint:ignore SA1019 the deprecated package is the reference this one is tested against
 	xpoly "golang.org/x/crypto/poly1305"
 )
 
