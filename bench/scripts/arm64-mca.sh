@@ -17,7 +17,7 @@
 # Needs llvm-mca-19 and llvm-objdump-19 (apt-get install -y llvm-19) and, for
 # the counts, qemu-aarch64-static and bench/scripts/qemu-icount.sh.
 #
-# Method (see /work/shared/MEASURING.md): the arm64 test binary of
+# Method (see "Reading the estimates" in bench/README.md): the arm64 test binary of
 # internal/chacha20core (which links x/crypto's chacha20) is disassembled with
 # llvm-objdump; in each keystream function the outer loop is the widest
 # backward branch and the round loops are the backward branches inside it.

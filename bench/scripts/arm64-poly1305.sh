@@ -33,7 +33,7 @@
 # NEON is the default dispatch (blocksNEON from 960 bytes of whole blocks,
 # blocksScalar64 below); Scalar64 forces blocksScalar64 for every length.
 #
-# Estimates (see /work/shared/MEASURING.md for what they are worth): the
+# Estimates (see "Reading the estimates" in bench/README.md for what they are worth): the
 # loop to estimate is taken from an execution trace, not from the static
 # code, so that x/crypto's updateGeneric (whose loop branches between a
 # full and a partial block, with a never-taken overflow panic in between)
