@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	ours "github.com/chachakit/chachakit/internal/dropin/chachakit"
 	theirs "github.com/chachakit/chachakit/internal/dropin/xcrypto"
 )
@@ -26,12 +28,12 @@ func TestDropIn(t *testing.T) {
 		`"github.com/chachakit/chachakit/aead"`, `aead "golang.org/x/crypto/chacha20poly1305"`,
 		`"github.com/chachakit/chachakit/chacha20"`, `"golang.org/x/crypto/chacha20"`,
 	).Replace(string(a))
-	if swapped != string(b) {
-		t.Fatal("the two programs differ in more than their import paths")
+	if diff := cmp.Diff(strings.Split(string(b), "\n"), strings.Split(swapped, "\n")); diff != "" {
+		t.Fatalf("the two programs differ in more than their import paths (-xcrypto/prog.go +chachakit/prog.go with imports swapped):\n%s", diff)
 	}
 	got, want := ours.Run(), theirs.Run()
-	if !bytes.Equal(got, want) {
-		t.Errorf("transcripts differ:\nchachakit:\n%s\nx/crypto:\n%s", got, want)
+	if diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(string(got), "\n")); diff != "" {
+		t.Errorf("transcripts differ (-x/crypto +chachakit):\n%s", diff)
 	}
 	t.Logf("transcript of %d lines identical", bytes.Count(got, []byte("\n")))
 }
