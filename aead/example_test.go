@@ -41,3 +41,27 @@ func ExampleNewX() {
 	fmt.Printf("%s\n", plaintext)
 	// Output: Gophers, gophers, gophers everywhere!
 }
+
+// NewXWithRandomNonce draws and prepends the nonce itself.
+func ExampleNewXWithRandomNonce() {
+	key := make([]byte, chacha20poly1305.KeySize)
+	if _, err := rand.Read(key); err != nil {
+		panic(err)
+	}
+
+	aead, err := chacha20poly1305.NewXWithRandomNonce(key)
+	if err != nil {
+		panic(err)
+	}
+
+	msg := []byte("Gophers, gophers, gophers everywhere!")
+	encryptedMsg := aead.Seal(nil, nil, msg, nil) // nonce, ciphertext, tag
+
+	plaintext, err := aead.Open(nil, nil, encryptedMsg, nil)
+	if err != nil {
+		panic(err)
+	}
+
+	fmt.Printf("%s (%d bytes sealed)\n", plaintext, len(encryptedMsg))
+	// Output: Gophers, gophers, gophers everywhere! (77 bytes sealed)
+}
