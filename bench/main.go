@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	go run ./bench [-quick] [-json] [-time d] [-rounds n] [-sizes list]
+//	go run ./bench [-quick] [-json] [-time d] [-rounds n] [-sizes list] [-openssl] [-svg file]
 //
 // It prints, on standard output:
 //
@@ -48,7 +48,19 @@
 //	-time d   duration of each timed round of each side (default 100ms; 10ms
 //	          with -quick)
 //	-rounds n timed rounds per side and row (default 7; 3 with -quick)
-//	-sizes l  comma-separated message sizes (default 64,1350,16384)
+//	-sizes l  comma-separated message sizes (default 64,1350,16384; with
+//	          -svg, every power of two from 64 to 65536)
+//	-openssl  also run `openssl speed` for Seal, Open and XORKeyStream at
+//	          the same sizes, one-second OpenSSL rounds alternating with
+//	          chachakit's, and print the ratio; skipped with a note when
+//	          there is no openssl on PATH. OpenSSL's -aead mode is one TLS
+//	          record per iteration (IV set, 13 bytes of additional data,
+//	          update, final, tag): the same work as Seal with 13 bytes of
+//	          additional data. With GODEBUG=cpu.avx512f=off the command
+//	          runs with OPENSSL_ia32cap=:~0x80210000 (OpenSSL's AVX-512F,
+//	          VL and IFMA off) unless OPENSSL_ia32cap is set already
+//	-svg f    write a chart (SVG) of throughput against message size, one
+//	          line per operation and library, to file f
 //
 // The environment variable CHACHAKIT_IMPL=pkg=Name forces one implementation
 // for the whole process, for example CHACHAKIT_IMPL=chacha20=Go to measure
@@ -80,6 +92,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"time"
@@ -99,6 +112,9 @@ type report struct {
 	// Construction is the cost of making cipher objects: call patterns
 	// that make one per packet or message.
 	Construction []constructionRow `json:"construction"`
+	// OpenSSL is the comparison with `openssl speed`, with -openssl.
+	OpenSSL    []opensslRow `json:"openssl,omitempty"`
+	OpenSSLEnv string       `json:"openssl_env,omitempty"`
 }
 
 type config struct {
@@ -119,7 +135,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	quick := fs.Bool("quick", false, "short run (a few seconds) to check that everything works")
 	roundTime := fs.Duration("time", 100*time.Millisecond, "duration of each timed round of each side (default 10ms with -quick)")
 	rounds := fs.Int("rounds", 7, "timed rounds per side and row (default 3 with -quick)")
-	sizeList := fs.String("sizes", "64,1350,16384", "comma-separated message sizes in bytes")
+	sizeList := fs.String("sizes", "64,1350,16384", "comma-separated message sizes in bytes (with -svg: 64 to 65536, every power of two)")
+	withOpenSSL := fs.Bool("openssl", false, "also measure `openssl speed` (Seal, Open, XORKeyStream), alternating rounds with chachakit")
+	svgFile := fs.String("svg", "", "write a chart of throughput against message size to this `file`")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -143,6 +161,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *roundTime <= 0 || *rounds <= 0 {
 		fmt.Fprintln(stderr, "bench: -time and -rounds must be positive")
 		return 2
+	}
+	if *svgFile != "" && !set["sizes"] {
+		*sizeList = strings.Trim(strings.Join(strings.Fields(fmt.Sprint(chartSizes)), ","), "[]")
 	}
 	szs, err := parseSizes(*sizeList)
 	if err != nil {
@@ -187,6 +208,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 
+	osslBin := ""
+	if *withOpenSSL {
+		if osslBin, err = exec.LookPath("openssl"); err != nil {
+			fmt.Fprintln(stderr, "bench: -openssl: no openssl command on PATH; skipping the OpenSSL comparison")
+			osslBin = ""
+		}
+	}
 	total := len(operations)*len(szs) + len(constructions)
 	est := time.Duration(total*2**rounds) * *roundTime
 	fmt.Fprintf(stderr, "bench: measuring %d rows, %d rounds of %v per side (about %v)\n", total, *rounds, *roundTime, est.Round(time.Second/10))
@@ -200,6 +228,31 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bench: [%d/%d] construction %s\n", len(rep.Rows)+len(rep.Construction)+1, total, c.name)
 		rep.Construction = append(rep.Construction, measureConstruction(c, *roundTime, *rounds))
 	}
+	if osslBin != "" {
+		env, added := opensslEnv()
+		rep.OpenSSLEnv = added
+		for _, op := range operations {
+			if opensslArgs[op.name] == nil {
+				continue
+			}
+			for _, size := range szs {
+				fmt.Fprintf(stderr, "bench: OpenSSL %s %d bytes\n", op.name, size)
+				r, err := measureOpenSSL(osslBin, env, op, size, *roundTime, *rounds)
+				if err != nil {
+					fmt.Fprintln(stderr, "bench:", err)
+					return 1
+				}
+				rep.OpenSSL = append(rep.OpenSSL, r)
+			}
+		}
+	}
+	if *svgFile != "" {
+		if err := saveChart(*svgFile, rep); err != nil {
+			fmt.Fprintln(stderr, "bench:", err)
+			return 1
+		}
+		fmt.Fprintf(stderr, "bench: wrote %s\n", *svgFile)
+	}
 
 	if *jsonOut {
 		if !writeJSON(stdout, stderr, rep) {
@@ -209,6 +262,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	printTable(stdout, rep.Rows, rep.Config)
 	printConstruction(stdout, rep.Construction)
+	if osslBin != "" {
+		printOpenSSL(stdout, rep.OpenSSL, rep.OpenSSLEnv)
+	}
 	return 0
 }
 
@@ -338,4 +394,44 @@ func printConstruction(w io.Writer, rows []constructionRow) {
 		fmt.Fprintf(w, "  %-13s %s\n", c.name, c.desc)
 	}
 	fmt.Fprintln(w, "ns per pattern, median of the same interleaved rounds; ratio = x/crypto time / chachakit time, above 1 is faster; allocs = heap allocations per pattern, mean over 4096.")
+}
+
+func printOpenSSL(w io.Writer, rows []opensslRow, env string) {
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "OpenSSL: `openssl speed` on this machine, rounds alternating with chachakit's")
+	fmt.Fprintf(w, "%-13s %6s %15s %15s %7s\n", "op", "size", "chachakit MB/s", "OpenSSL MB/s", "ratio")
+	for _, r := range rows {
+		fmt.Fprintf(w, "%-13s %6d %15.1f %15.1f %7.2f\n", r.Op, r.Size, r.ChachakitMBps, r.OpenSSLMBps, r.Ratio)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "  Seal, Open    openssl speed -aead [-decrypt] -evp chacha20-poly1305: one TLS record per iteration")
+	fmt.Fprintln(w, "                (IV set, 13 bytes of additional data, update, final, tag), the work of Seal/Open here")
+	fmt.Fprintln(w, "  XORKeyStream  openssl speed -evp chacha20: one long-lived cipher, in place")
+	if env != "" {
+		fmt.Fprintf(w, "OpenSSL ran with %s, to match GODEBUG's AVX-512 off.\n", env)
+	}
+	fmt.Fprintln(w, "ratio = chachakit/OpenSSL throughput, above 1 is faster; OpenSSL rounds are 1 s (its -seconds 1).")
+}
+
+// saveChart writes the -svg chart of rep's rows (and OpenSSL's) to file.
+func saveChart(file string, rep report) error {
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	libs := "chachakit and x/crypto"
+	if len(rep.OpenSSL) > 0 {
+		libs = "chachakit, x/crypto and OpenSSL"
+	}
+	cpu := rep.Platform.CPU
+	if cpu == "" {
+		cpu = rep.Platform.GOARCH
+	}
+	title := "Throughput by message size: " + libs
+	subtitle := fmt.Sprintf("%s/%s, %s, %s, %s; AEADs with %d bytes of additional data", rep.Platform.GOOS, rep.Platform.GOARCH, cpu, rep.Platform.GoVersion, time.Now().UTC().Format("2006-01-02"), adLen)
+	if err := writeSVG(f, title, subtitle, chartSeries(rep.Rows, rep.OpenSSL)); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

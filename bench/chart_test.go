@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// svgSeries parses an SVG document and returns the data-series names of its
+// polylines, failing the test if it is not well-formed XML.
+func svgSeries(t *testing.T, doc []byte) []string {
+	t.Helper()
+	d := xml.NewDecoder(bytes.NewReader(doc))
+	var names []string
+	root := ""
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("SVG does not parse: %v\n%s", err, doc)
+		}
+		if e, ok := tok.(xml.StartElement); ok {
+			if root == "" {
+				root = e.Name.Local
+			}
+			if e.Name.Local == "polyline" {
+				for _, a := range e.Attr {
+					if a.Name.Local == "data-series" {
+						names = append(names, a.Value)
+					}
+				}
+			}
+		}
+	}
+	if root != "svg" {
+		t.Fatalf("root element %q, want svg", root)
+	}
+	return names
+}
+
+// TestChart renders a chart from fixed numbers and checks the series, the
+// title and the axis labels.
+func TestChart(t *testing.T) {
+	rows := []row{
+		{Op: "Seal", Size: 64, ChachakitMBps: 500, XCryptoMBps: 400},
+		{Op: "Seal", Size: 65536, ChachakitMBps: 4000, XCryptoMBps: 2500},
+		{Op: "XORKeyStream", Size: 64, ChachakitMBps: 1500, XCryptoMBps: 700},
+		{Op: "XORKeyStream", Size: 65536, ChachakitMBps: 7000, XCryptoMBps: 800},
+	}
+	ossl := []opensslRow{{Op: "Seal", Size: 64, OpenSSLMBps: 600}, {Op: "Seal", Size: 65536, OpenSSLMBps: 4200}}
+	var b bytes.Buffer
+	if err := writeSVG(&b, "Throughput & more", "linux/amd64, Test CPU, 2026-12-01", chartSeries(rows, ossl)); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Seal chachakit", "Seal x/crypto", "XORKeyStream chachakit", "XORKeyStream x/crypto", "Seal OpenSSL"}
+	if diff := cmp.Diff(want, svgSeries(t, b.Bytes())); diff != "" {
+		t.Errorf("series (-want +got):\n%s", diff)
+	}
+	for _, s := range []string{"Throughput &amp; more", "Test CPU, 2026-12-01", "message size (bytes, log scale)", "throughput (MB/s", ">64K<", ">64<", ">8000<", "Seal, OpenSSL"} {
+		if !strings.Contains(b.String(), s) {
+			t.Errorf("chart lacks %q", s)
+		}
+	}
+	if err := writeSVG(io.Discard, "", "", nil); err == nil {
+		t.Error("an empty chart gave no error")
+	}
+}
+
+// TestRunSVG runs the program with -svg at two sizes and checks the file.
+func TestRunSVG(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "chart.svg")
+	var out, errOut bytes.Buffer
+	if code := run([]string{"-quick", "-time", "1ms", "-rounds", "1", "-sizes", "64,128", "-svg", file}, &out, &errOut); code != 0 {
+		t.Fatalf("exit status %d; stderr:\n%s", code, errOut.String())
+	}
+	doc, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := svgSeries(t, doc)
+	for _, op := range operations {
+		for _, lib := range []string{"chachakit", "x/crypto"} {
+			if !slices.Contains(got, op.name+" "+lib) {
+				t.Errorf("chart lacks the series %q; has %q", op.name+" "+lib, got)
+			}
+		}
+	}
+}
+
+// TestParseOpenSSL reads the machine-readable output of `openssl speed -mr`
+// (OpenSSL 3.0, as printed for -aead -evp chacha20-poly1305 -bytes 64).
+func TestParseOpenSSL(t *testing.T) {
+	out := []byte("+DT:ChaCha20-Poly1305:1:64\n+R:7676594:ChaCha20-Poly1305:1.000000\n+H:64\n+F:25:ChaCha20-Poly1305:491302016.00\n")
+	got, err := parseOpenSSL(out)
+	if err != nil || got != 491.302016 {
+		t.Errorf("parseOpenSSL = %v, %v; want 491.302016", got, err)
+	}
+	if _, err := parseOpenSSL([]byte("+H:64\n")); err == nil {
+		t.Error("no +F line: no error")
+	}
+}
