@@ -11,7 +11,7 @@ const midAVX512MaxAD = 512
 
 // In the kernel's 449..1024-byte range (batch 1 the 8-lane ymm batch), the
 // path is taken only where it measured faster than KeyAndXOR and SumAEAD
-// (BenchmarkMidAVX512Sizes; the table in bench/README.md, issue 8): up to
+// (BenchmarkMidAVX512Sizes; bench/README.md, "ChaCha20-Poly1305 by message length"): up to
 // 960 bytes (961..1024 put 9 blocks in batch 2's 16 zmm lanes, about 10%
 // slower) and with at most 256 bytes of additional data (512 bytes: no
 // faster, within the noise; the integer steps of the additional data are

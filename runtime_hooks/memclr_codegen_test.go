@@ -19,8 +19,8 @@ import (
 // -gcflags=-S for amd64, arm64 and loong64. The one difference allowed is
 // the inline marks left where Memclr and memclrBytes were inlined, no-ops
 // for debuggers' position tables (XCHGL AX, AX on amd64, HINT $0 on arm64,
-// NOOP on loong64). This is why issue 4's amd64 bar (Memclr within 3% of
-// clear()) holds whatever a noisy benchmark says.
+// NOOP on loong64). This is why Memclr on amd64 stays within 3% of
+// clear() whatever a noisy benchmark says.
 func TestMemclrCodegen(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles a package for three architectures")

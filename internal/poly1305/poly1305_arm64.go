@@ -30,7 +30,7 @@ var (
 // for blocksScalar64, and saves 10 instructions per 4 blocks (83 against
 // 93): it runs fewer from 960 bytes on (1412 against 1424 there, 1328
 // against 1324 at 896; bench/scripts/arm64-poly1305.sh -threshold,
-// bench/README.md, issue 10).
+// bench/README.md, "arm64: Poly1305").
 const neonMinBytes = 960
 
 func init() {
