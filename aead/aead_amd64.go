@@ -13,7 +13,7 @@ import (
 // fastest first: AVX-512 (16-block batches), then AVX2 (8-block batches) for
 // CPUs without AVX-512. They run only while ChaCha20 and Poly1305 use their
 // default paths, so that forcing another ChaCha20 or Poly1305 path
-// (registry, CHACHAKIT_IMPL) also tests that path alone.
+// (through the registry) also tests that path alone.
 var (
 	useStitchedAVX512 = chacha20core.StitchedAVX512Available()
 	useStitchedAVX2   = chacha20core.StitchedAVX2Available()

@@ -118,7 +118,7 @@ func TestLongMessages(t *testing.T) {
 
 // TestStitchedRuns: under the AVX512Stitched subtest (strict mode fails it
 // where it is not available) the long paths do take the stitched loop,
-// unless CHACHAKIT_IMPL forced another ChaCha20 or Poly1305 path, and
+// unless another ChaCha20 or Poly1305 path was forced for the process, and
 // forcing another ChaCha20 or Poly1305 path switches it off.
 func TestStitchedRuns(t *testing.T) {
 	cryptotest.Run(t, "aead", func(t *testing.T) {
@@ -128,7 +128,7 @@ func TestStitchedRuns(t *testing.T) {
 			t.Fatalf("stitched loop used: %v, want %v", got, on && !forced)
 		}
 		if on && forced {
-			t.Logf("CHACHAKIT_IMPL forces ChaCha20 or Poly1305: the stitched loop is off")
+			t.Logf("ChaCha20 or Poly1305 is forced: the stitched loop is off")
 		}
 		if on && !forced {
 			t.Logf("aead/%s: Seal and Open of 16 KiB run the stitched loop", impl.Preferred("aead"))
@@ -153,7 +153,7 @@ func TestStitchedRuns(t *testing.T) {
 }
 
 // defaultsForced reports whether ChaCha20 or Poly1305 runs another path than
-// its first available one (CHACHAKIT_IMPL).
+// its first available one (forced for the process).
 func defaultsForced() bool {
 	for _, pkg := range []string{"chacha20", "poly1305"} {
 		first := impl.Portable

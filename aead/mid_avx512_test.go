@@ -172,7 +172,7 @@ func TestMidAVX512Runs(t *testing.T) {
 	}
 	mid := chacha20core.MidAVX512Available() // AVX-512 IFMA and BW too
 	if defaultsForced() {
-		t.Skip("CHACHAKIT_IMPL forces ChaCha20 or Poly1305: the mid path is off")
+		t.Skip("ChaCha20 or Poly1305 is forced: the mid path is off")
 	}
 	if !impl.Select("aead", "AVX512Stitched") {
 		t.Fatal("cannot select aead/AVX512Stitched")

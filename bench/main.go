@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	go run ./bench [-quick] [-json] [-time d] [-rounds n] [-sizes list] [-openssl] [-svg file]
+//	go run ./bench [-quick] [-json] [-time d] [-rounds n] [-sizes list] [-openssl] [-svg file] [-impl list]
 //
 // It prints, on standard output:
 //
@@ -61,10 +61,12 @@
 //	          VL and IFMA off) unless OPENSSL_ia32cap is set already
 //	-svg f    write a chart (SVG) of throughput against message size, one
 //	          line per operation and library, to file f
+//	-impl l   force implementations for the whole run: a comma-separated
+//	          list of pkg=Name (see the "selected:" lines for the names)
 //
-// The environment variable CHACHAKIT_IMPL=pkg=Name forces one implementation
-// for the whole process, for example CHACHAKIT_IMPL=chacha20=Go to measure
-// the portable code; -tags purego builds without any assembly.
+// -impl pkg=Name forces one implementation for the whole run, for example
+// -impl chacha20=Go to measure the portable code; -tags purego builds
+// without any assembly.
 //
 // # Comparing with benchstat
 //
@@ -96,6 +98,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/chachakit/chachakit/internal/impl"
 )
 
 func main() {
@@ -138,6 +142,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	sizeList := fs.String("sizes", "64,1350,16384", "comma-separated message sizes in bytes (with -svg: 64 to 65536, every power of two)")
 	withOpenSSL := fs.Bool("openssl", false, "also measure `openssl speed` (Seal, Open, XORKeyStream), alternating rounds with chachakit")
 	svgFile := fs.String("svg", "", "write a chart of throughput against message size to this `file`")
+	force := fs.String("impl", "", "force implementations for the whole run, as `pkg=Name,...` (for example chacha20=Go)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -161,6 +166,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *roundTime <= 0 || *rounds <= 0 {
 		fmt.Fprintln(stderr, "bench: -time and -rounds must be positive")
 		return 2
+	}
+	if *force != "" {
+		if err := impl.Force(*force); err != nil {
+			fmt.Fprintln(stderr, "bench: -impl:", err)
+			return 2
+		}
 	}
 	if *svgFile != "" && !set["sizes"] {
 		*sizeList = strings.Trim(strings.Join(strings.Fields(fmt.Sprint(chartSizes)), ","), "[]")

@@ -18,7 +18,9 @@
 #            by function (from the exec logs of a 2- and a 3-operation run)
 #   ROW      LIB:OP[:IMPLS] with LIB chachakit or xcrypto, OP ChaCha20 or
 #            Seal, and IMPLS an optional CHACHAKIT_IMPL value with ';' for
-#            ',' (e.g. chachakit:ChaCha20:chacha20=LSX;subtle=LSX)
+#            ',' (e.g. chachakit:ChaCha20:chacha20=LSX;subtle=LSX); the
+#            binary is built with the tag chachakit_impl_env, under which
+#            the registry reads CHACHAKIT_IMPL
 #
 # Prints one line per row and size:
 #   ARCH CPU LIB OP IMPLS SIZE instructions/op instructions/byte
@@ -137,7 +139,7 @@ EOF
 
 (
 	cd "$work"
-	env GOARCH="$arch" GOFLAGS=-mod=mod GOPROXY=off ${goenv:+$goenv} go test -c -o "$work/count.test" . >&2
+	env GOARCH="$arch" GOFLAGS=-mod=mod GOPROXY=off ${goenv:+$goenv} go test -tags chachakit_impl_env -c -o "$work/count.test" . >&2
 )
 
 # split_row LIB OP IMPLS SIZE: instructions of one operation by function,

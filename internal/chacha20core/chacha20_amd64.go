@@ -85,8 +85,8 @@ func StitchedAVX512Available() bool {
 func StitchedAVX2Available() bool { return cpu.X86.HasAVX2 && hasBMI2 }
 
 // DefaultPath reports whether the dispatcher runs the keystream path it
-// picks by default on this CPU: none was forced through the registry or
-// CHACHAKIT_IMPL. The AEAD's stitched loops, which have their own
+// picks by default on this CPU: none was forced through the registry.
+// The AEAD's stitched loops, which have their own
 // keystream code, run only then, so that a forced path is the one tested.
 func DefaultPath() bool {
 	switch {
@@ -100,7 +100,7 @@ func DefaultPath() bool {
 	return true
 }
 
-// What this CPU runs by default, before the registry or CHACHAKIT_IMPL
+// What this CPU runs by default, before the registry forces anything
 // (package variables are initialized before init registers the toggles).
 var (
 	avx512CPU = useAVX512

@@ -11,14 +11,16 @@
 // when every registered toggle of a package is false.
 //
 // The idea follows Go's crypto/internal/impl, with two differences: Reset
-// restores every toggle of a package (not only the first one), and the
-// CHACHAKIT_IMPL environment variable can force a choice for a whole process,
-// which is how `go run ./bench` and the cross-architecture script compare
-// paths.
+// restores every toggle of a package (not only the first one), and [Force]
+// changes the choice for a whole process, which is how `go run ./bench
+// -impl` compares paths. The library reads no environment variable: only a
+// binary built with the tag chachakit_impl_env (the instruction-counting
+// scripts, or `go test -tags chachakit_impl_env` to run a suite under one
+// path) takes a forced choice from CHACHAKIT_IMPL, see env.go.
 package impl
 
 import (
-	"os"
+	"errors"
 	"slices"
 	"strings"
 )
@@ -46,9 +48,9 @@ var (
 // says whether the implementation is available on this CPU. Register must be
 // called from package initialization only.
 //
-// If the environment variable CHACHAKIT_IMPL names an implementation for pkg
-// (for example CHACHAKIT_IMPL=chacha20=Go,subtle=AVX2), every other
-// implementation of pkg is switched off for the whole process.
+// In a binary built with the tag chachakit_impl_env, an implementation
+// forced for pkg by CHACHAKIT_IMPL switches every other one off from the
+// start.
 func Register(pkg, name string, enabled *bool) {
 	if name == Portable || strings.ContainsAny(name, ",=/") {
 		panic("impl: bad implementation name " + name)
@@ -59,7 +61,7 @@ func Register(pkg, name string, enabled *bool) {
 		}
 	}
 	i := &Impl{Package: pkg, Name: name, Available: *enabled, toggle: enabled}
-	if forced, ok := forcedByEnv(pkg); ok {
+	if forced, ok := envForced[pkg]; ok {
 		*enabled = *enabled && forced == name
 	}
 	i.initial = *enabled
@@ -139,12 +141,56 @@ func Reset(pkg string) {
 	}
 }
 
-// forcedByEnv reads CHACHAKIT_IMPL, a comma-separated list of pkg=Name.
-func forcedByEnv(pkg string) (string, bool) {
-	for _, kv := range strings.Split(os.Getenv("CHACHAKIT_IMPL"), ",") {
-		if p, name, ok := strings.Cut(strings.TrimSpace(kv), "="); ok && p == pkg {
-			return name, true
+// envForced is the choice CHACHAKIT_IMPL forces, package to name, in a
+// binary built with the tag chachakit_impl_env; nil otherwise.
+var envForced map[string]string
+
+// ParseForced parses a list of forced choices, "pkg=Name,pkg=Name".
+func ParseForced(spec string) (map[string]string, error) {
+	m := map[string]string{}
+	for _, kv := range strings.Split(spec, ",") {
+		kv = strings.TrimSpace(kv)
+		if kv == "" {
+			continue
+		}
+		pkg, name, ok := strings.Cut(kv, "=")
+		if !ok || pkg == "" || name == "" {
+			return nil, errors.New("impl: " + kv + " is not pkg=Name")
+		}
+		m[pkg] = name
+	}
+	return m, nil
+}
+
+// Force makes each package of spec ("pkg=Name,...") use only the named
+// implementation for the rest of the process: Reset then restores the
+// forced choice. It changes nothing and returns an error if a name is not
+// registered or not available on this CPU.
+func Force(spec string) error {
+	m, err := ParseForced(spec)
+	if err != nil {
+		return err
+	}
+	for pkg, name := range m {
+		if !slices.Contains(Packages(), pkg) {
+			return errors.New("impl: no implementations registered for " + pkg)
+		}
+		if name == Portable {
+			continue
+		}
+		ok := false
+		for _, i := range List(pkg) {
+			ok = ok || (i.Name == name && i.Available)
+		}
+		if !ok {
+			return errors.New("impl: " + pkg + "/" + name + " is not available here")
 		}
 	}
-	return "", false
+	for pkg, name := range m {
+		Select(pkg, name)
+		for _, i := range List(pkg) {
+			i.initial = *i.toggle
+		}
+	}
+	return nil
 }

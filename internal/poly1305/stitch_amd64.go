@@ -2,7 +2,7 @@
 
 package poly1305
 
-// What this CPU runs by default, before the registry or CHACHAKIT_IMPL
+// What this CPU runs by default, before the registry forces anything
 // (package variables are initialized before the init functions register
 // the toggles).
 var (
@@ -12,7 +12,7 @@ var (
 
 // DefaultPath reports whether the dispatcher runs the path it picks by
 // default on this CPU, that is, no other path was forced through the
-// registry or CHACHAKIT_IMPL. The stitched AEAD loop, which has its own
+// registry. The stitched AEAD loop, which has its own
 // Poly1305, runs only then, so that a forced path is the one tested.
 func DefaultPath() bool {
 	switch {

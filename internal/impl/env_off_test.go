@@ -1,0 +1,5 @@
+//go:build !chachakit_impl_env
+
+package impl
+
+const envTag = false
