@@ -250,9 +250,13 @@ func TestConstructionsAgree(t *testing.T) {
 	if p1 != p2 || l1 != l2 {
 		t.Errorf("SSHPacket: chachakit %x %x, x/crypto %x %x", p1, l1, p2, l2)
 	}
+	// allocsPerCall counts every allocation of the process, so a stray one
+	// of the runtime's during the 4096 calls shows as a fraction: allow
+	// fewer than one per 64 calls.
+	const stray = 1.0 / 64
 	for _, c := range constructions {
 		ours, theirs := allocsPerCall(c.ours), allocsPerCall(c.theirs)
-		if ours > theirs || (theirs == 0 && ours != 0) {
+		if ours > theirs+stray {
 			t.Errorf("%s: chachakit makes %v allocations per pattern, x/crypto %v", c.name, ours, theirs)
 		}
 	}
