@@ -7,14 +7,12 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
-	"errors"
 	"math/big"
 	"os"
 	"os/exec"
 	"regexp"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -132,7 +130,7 @@ func runWithoutAES(t *testing.T) {
 		out, err = run(q[0], append(append(q[1:], os.Args[0]), args...)...)
 	} else {
 		out, err = run(os.Args[0], args...)
-		if errors.Is(err, syscall.ENOEXEC) {
+		if isExecFormatError(err) {
 			// A foreign binary without a binfmt_misc handler: this is
 			// qemu-user. Start the child through qemu ourselves.
 			qemu, lerr := exec.LookPath("qemu-" + qemuArch[runtime.GOARCH] + "-static")

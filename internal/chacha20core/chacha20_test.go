@@ -164,7 +164,7 @@ func TestCounterWrap(t *testing.T) {
 		for k := 1; k <= 17; k++ {
 			for blocks := 1; blocks <= 40; blocks++ {
 				s := randState(r)
-				s.Counter = uint32(1<<32 - k)
+				s.Counter = math.MaxUint32 - uint32(k) + 1 // 2^32-k
 				src := randBytes(r, blocks*BlockSize)
 				checkXORBlocks(t, s, src, blocks%8, k%8, false, false)
 				if blocks == k {
