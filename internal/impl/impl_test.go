@@ -3,6 +3,7 @@ package impl
 import (
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 )
 
@@ -51,6 +52,11 @@ func TestEnv(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestEnv$")
 	cmd.Env = append(os.Environ(), "IMPLTEST_CHILD=1", "CHACHAKIT_IMPL=impltest=Go")
 	if out, err := cmd.CombinedOutput(); err != nil {
+		if strings.Contains(err.Error(), "exec format error") {
+			// Under qemu-user the binary cannot start itself; the native
+			// run of the same test covers the registry, which is portable.
+			t.Skip("cannot run a child of this binary here:", err)
+		}
 		t.Fatalf("child: %v\n%s", err, out)
 	}
 }
