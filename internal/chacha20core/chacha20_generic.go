@@ -3,14 +3,7 @@ package chacha20core
 import (
 	"encoding/binary"
 	"math/bits"
-
-	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
-	"github.com/chachakit/chachakit/subtle"
 )
-
-// batchBlocks is how many blocks the portable code generates before one
-// subtle.XORBytes call: 4 blocks amortise the call and keep the buffer small.
-const batchBlocks = 4
 
 // qr is the ChaCha20 quarter round (RFC 8439, Section 2.1).
 func qr(a, b, c, d uint32) (uint32, uint32, uint32, uint32) {
@@ -25,34 +18,57 @@ func qr(a, b, c, d uint32) (uint32, uint32, uint32, uint32) {
 	return a, b, c, d
 }
 
-// xorBlocksGeneric is the reference for every assembly path: it generates up
-// to batchBlocks keystream blocks into a stack buffer, XORs them into the
-// message through subtle.XORBytes (SIMD where the CPU has it), and clears the
-// buffer before it returns.
+// xorBlocksGeneric is the reference for every assembly path: one block at a
+// time, each XORed into the message word by word as it leaves the
+// registers, so that the keystream is never stored. dst and src overlap
+// exactly or not at all: each word is read before it is written. Both
+// techniques, and the cached first column round below, are those of
+// golang.org/x/crypto/chacha20's portable code.
 func xorBlocksGeneric(s *State, dst, src []byte) {
-	var ks [batchBlocks * BlockSize]byte
-	for len(src) > 0 {
-		n := min(len(src), len(ks))
-		for i := 0; i < n; i += BlockSize {
-			blockGeneric(s, (*[BlockSize]byte)(ks[i:]))
-			s.Counter++
-		}
-		subtle.XORBytes(dst[:n], src[:n], ks[:n])
-		dst, src = dst[n:], src[n:]
+	f := firstColumns(s)
+	for len(src) >= BlockSize {
+		xorBlockGeneric(s, &f, (*[BlockSize]byte)(dst), (*[BlockSize]byte)(src))
+		s.Counter++
+		dst, src = dst[BlockSize:], src[BlockSize:]
 	}
-	runtimehooks.Memclr(ks[:])
 }
 
-// blockGeneric computes the keystream block numbered s.Counter (RFC 8439,
-// Section 2.3): twenty rounds, alternating column and diagonal quarter
-// rounds, then the input state added back word by word.
+// blockGeneric computes the keystream block numbered s.Counter, leaving the
+// counter as it is.
 func blockGeneric(s *State, out *[BlockSize]byte) {
-	x0, x1, x2, x3 := c0, c1, c2, c3
-	x4, x5, x6, x7 := s.Key[0], s.Key[1], s.Key[2], s.Key[3]
-	x8, x9, x10, x11 := s.Key[4], s.Key[5], s.Key[6], s.Key[7]
-	x12, x13, x14, x15 := s.Counter, s.Nonce[0], s.Nonce[1], s.Nonce[2]
+	*out = [BlockSize]byte{}
+	f := firstColumns(s)
+	xorBlockGeneric(s, &f, out, out)
+}
 
-	for range 10 {
+// firstColumns returns the first column round of columns 1, 2 and 3, which
+// do not involve the counter (word 12 is in column 0), so that a call
+// computes them once for all its blocks: words 1, 5, 9, 13, then 2, 6, 10,
+// 14, then 3, 7, 11, 15.
+func firstColumns(s *State) (f [12]uint32) {
+	f[0], f[1], f[2], f[3] = qr(c1, s.Key[1], s.Key[5], s.Nonce[0])
+	f[4], f[5], f[6], f[7] = qr(c2, s.Key[2], s.Key[6], s.Nonce[1])
+	f[8], f[9], f[10], f[11] = qr(c3, s.Key[3], s.Key[7], s.Nonce[2])
+	return f
+}
+
+// xorBlockGeneric XORs src with the keystream block numbered s.Counter (RFC
+// 8439, Section 2.3: twenty rounds, alternating column and diagonal quarter
+// rounds, then the input state added back word by word) into dst; f is
+// firstColumns(s).
+func xorBlockGeneric(s *State, f *[12]uint32, dst, src *[BlockSize]byte) {
+	// The first column round: column 0 with the counter, columns 1 to 3
+	// from f; then the first diagonal round.
+	x0, x4, x8, x12 := qr(c0, s.Key[0], s.Key[4], s.Counter)
+	x1, x5, x9, x13 := f[0], f[1], f[2], f[3]
+	x2, x6, x10, x14 := f[4], f[5], f[6], f[7]
+	x3, x7, x11, x15 := f[8], f[9], f[10], f[11]
+	x0, x5, x10, x15 = qr(x0, x5, x10, x15)
+	x1, x6, x11, x12 = qr(x1, x6, x11, x12)
+	x2, x7, x8, x13 = qr(x2, x7, x8, x13)
+	x3, x4, x9, x14 = qr(x3, x4, x9, x14)
+
+	for range 9 {
 		// Column round.
 		x0, x4, x8, x12 = qr(x0, x4, x8, x12)
 		x1, x5, x9, x13 = qr(x1, x5, x9, x13)
@@ -66,22 +82,22 @@ func blockGeneric(s *State, out *[BlockSize]byte) {
 	}
 
 	le := binary.LittleEndian
-	le.PutUint32(out[0:], x0+c0)
-	le.PutUint32(out[4:], x1+c1)
-	le.PutUint32(out[8:], x2+c2)
-	le.PutUint32(out[12:], x3+c3)
-	le.PutUint32(out[16:], x4+s.Key[0])
-	le.PutUint32(out[20:], x5+s.Key[1])
-	le.PutUint32(out[24:], x6+s.Key[2])
-	le.PutUint32(out[28:], x7+s.Key[3])
-	le.PutUint32(out[32:], x8+s.Key[4])
-	le.PutUint32(out[36:], x9+s.Key[5])
-	le.PutUint32(out[40:], x10+s.Key[6])
-	le.PutUint32(out[44:], x11+s.Key[7])
-	le.PutUint32(out[48:], x12+s.Counter)
-	le.PutUint32(out[52:], x13+s.Nonce[0])
-	le.PutUint32(out[56:], x14+s.Nonce[1])
-	le.PutUint32(out[60:], x15+s.Nonce[2])
+	le.PutUint32(dst[0:], le.Uint32(src[0:])^(x0+c0))
+	le.PutUint32(dst[4:], le.Uint32(src[4:])^(x1+c1))
+	le.PutUint32(dst[8:], le.Uint32(src[8:])^(x2+c2))
+	le.PutUint32(dst[12:], le.Uint32(src[12:])^(x3+c3))
+	le.PutUint32(dst[16:], le.Uint32(src[16:])^(x4+s.Key[0]))
+	le.PutUint32(dst[20:], le.Uint32(src[20:])^(x5+s.Key[1]))
+	le.PutUint32(dst[24:], le.Uint32(src[24:])^(x6+s.Key[2]))
+	le.PutUint32(dst[28:], le.Uint32(src[28:])^(x7+s.Key[3]))
+	le.PutUint32(dst[32:], le.Uint32(src[32:])^(x8+s.Key[4]))
+	le.PutUint32(dst[36:], le.Uint32(src[36:])^(x9+s.Key[5]))
+	le.PutUint32(dst[40:], le.Uint32(src[40:])^(x10+s.Key[6]))
+	le.PutUint32(dst[44:], le.Uint32(src[44:])^(x11+s.Key[7]))
+	le.PutUint32(dst[48:], le.Uint32(src[48:])^(x12+s.Counter))
+	le.PutUint32(dst[52:], le.Uint32(src[52:])^(x13+s.Nonce[0]))
+	le.PutUint32(dst[56:], le.Uint32(src[56:])^(x14+s.Nonce[1]))
+	le.PutUint32(dst[60:], le.Uint32(src[60:])^(x15+s.Nonce[2]))
 }
 
 // HChaCha20 derives a 32-byte subkey from a key and the first 16 bytes of an
