@@ -6,7 +6,8 @@
 #
 #   -run REGEX   only run tests matching REGEX (passed as -test.run)
 #   -arch ARCH   only run configurations for these GOARCH values
-#                (arm64, loong64, riscv64; comma-separated or repeated)
+#                (arm64, amd64, loong64, riscv64, arm, ppc64le, ppc64,
+#                s390x; comma-separated or repeated)
 #   -v           verbose: print every package's test output
 #   PKG...       package patterns, relative to the module root (default ./...)
 #
@@ -48,6 +49,12 @@ CONFIGS=(
 	"riscv64  rv64,v=true,vlen=256   CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=RVV"
 	"riscv64  rv64,v=true,vlen=1024  CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=RVV"
 	"riscv64  rva23u64     GORISCV64=rva23u64 CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=RVV"
+	# Ports with the portable code only: 32-bit arm, and the big-endian ppc64
+	# and s390x, where every byte order assumption would show.
+	"arm      cortex-a15   GOARM=7 CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=Go"
+	"ppc64le  power9       CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=Go"
+	"ppc64    power9       CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=Go"
+	"s390x    max          CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=Go"
 )
 # qemu 10.0 (installed by install-qemu.sh from bookworm-backports) lists the
 # "rva23u64" profile CPU in "qemu-riscv64-static -cpu help" (checked). On a
@@ -136,6 +143,10 @@ qemu_for() {
 	loong64) echo qemu-loongarch64-static ;;
 	riscv64) echo qemu-riscv64-static ;;
 	amd64) echo qemu-x86_64-static ;;
+	arm) echo qemu-arm-static ;;
+	ppc64le) echo qemu-ppc64le-static ;;
+	ppc64) echo qemu-ppc64-static ;;
+	s390x) echo qemu-s390x-static ;;
 	*) echo "unknown-arch-$1" ;;
 	esac
 }

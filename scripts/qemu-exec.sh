@@ -5,7 +5,8 @@
 #   e.g. GOARCH=arm64 QEMU_CPU=cortex-a72 go test -exec "$PWD/scripts/qemu-exec.sh" ./...
 #
 # Environment:
-#   GOARCH     architecture of BINARY: arm64, loong64, riscv64 or amd64.
+#   GOARCH     architecture of BINARY: arm64, loong64, riscv64, amd64, arm,
+#              ppc64le, ppc64 or s390x.
 #              If unset, it is read from BINARY's ELF header.
 #   QEMU_CPU   CPU model passed as "-cpu" (see "qemu-aarch64-static -cpu help").
 #              If empty, QEMU's default model is used.
@@ -43,6 +44,10 @@ arm64) qemu=qemu-aarch64-static ;;
 loong64) qemu=qemu-loongarch64-static ;;
 riscv64) qemu=qemu-riscv64-static ;;
 amd64) qemu=qemu-x86_64-static ;;
+arm) qemu=qemu-arm-static ;;
+ppc64le) qemu=qemu-ppc64le-static ;;
+ppc64) qemu=qemu-ppc64-static ;;
+s390x) qemu=qemu-s390x-static ;;
 *)
 	echo "qemu-exec.sh: unsupported GOARCH=$arch" >&2
 	exit 2
