@@ -1,15 +1,17 @@
 // Package prog is a program written against golang.org/x/crypto's
-// chacha20poly1305 and chacha20 APIs. The copy in ../xcrypto differs only in
-// its import paths; TestDropIn checks both claims and compares the outputs.
+// chacha20poly1305 and chacha20 APIs, as test code so that no package of
+// the module imports it. The copies in ../chachakit and ../xcrypto differ
+// only in their import paths (TestDropIn in ../ checks it), and each one's
+// TestTranscript compares its output with ../testdata/transcript.txt.
 package prog
 
 import (
 	"crypto/cipher"
 	"fmt"
 
-	aead "golang.org/x/crypto/chacha20poly1305"
+	"github.com/chachakit/chachakit/aead"
 
-	"golang.org/x/crypto/chacha20"
+	"github.com/chachakit/chachakit/chacha20"
 )
 
 // Run exercises the whole API and returns a transcript of everything it saw:
