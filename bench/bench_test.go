@@ -15,6 +15,7 @@ import (
 
 	"github.com/chachakit/chachakit/internal/impl"
 	"github.com/chachakit/chachakit/vectors"
+	"github.com/google/go-cmp/cmp"
 )
 
 // The benchmarks are named BenchmarkOp/lib=L/size=N so that
@@ -167,23 +168,23 @@ func TestVectorsAgainstXCrypto(t *testing.T) {
 // ones package vectors holds for the same sections.
 func TestVectorsAgainstPackage(t *testing.T) {
 	found := 0
-	for _, s := range vectors.RFC8439Streams {
-		if strings.HasSuffix(s.Source, "Section 2.4.2") {
+	for _, want := range vectors.RFC8439Streams {
+		if strings.HasSuffix(want.Source, "Section 2.4.2") {
 			found++
 			v := streamVector
-			if !bytes.Equal(s.Key, v.key) || !bytes.Equal(s.Nonce, v.nonce) || s.Counter != v.counter ||
-				!bytes.Equal(s.Plaintext, v.plaintext) || !bytes.Equal(s.Ciphertext, v.ciphertext) {
-				t.Errorf("%s differs from package vectors", v.source)
+			got := vectors.Stream{Source: want.Source, Key: v.key, Nonce: v.nonce, Counter: v.counter, Plaintext: v.plaintext, Ciphertext: v.ciphertext}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s differs from package vectors (-vectors +self-check):\n%s", v.source, diff)
 			}
 		}
 	}
-	for _, a := range vectors.RFC8439AEADs {
-		if strings.HasSuffix(a.Source, "Section 2.8.2") {
+	for _, want := range vectors.RFC8439AEADs {
+		if strings.HasSuffix(want.Source, "Section 2.8.2") {
 			found++
 			v := aeadVector
-			if !bytes.Equal(a.Key, v.key) || !bytes.Equal(a.Nonce, v.nonce) || !bytes.Equal(a.AAD, v.ad) ||
-				!bytes.Equal(a.Plaintext, v.plaintext) || !bytes.Equal(a.Ciphertext, v.ciphertext) || !bytes.Equal(a.Tag, v.tag) {
-				t.Errorf("%s differs from package vectors", v.source)
+			got := vectors.AEAD{Source: want.Source, Key: v.key, Nonce: v.nonce, AAD: v.ad, Plaintext: v.plaintext, Ciphertext: v.ciphertext, Tag: v.tag}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s differs from package vectors (-vectors +self-check):\n%s", v.source, diff)
 			}
 		}
 	}
