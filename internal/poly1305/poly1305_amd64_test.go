@@ -15,6 +15,9 @@ import (
 
 // amd64Paths are the assembly block functions with whether this CPU runs
 // them. They are called directly here, whatever the registry says.
+// clampMaxR is the largest r clamping allows, as the state holds it.
+var clampMaxR = [2]uint64{clampMaxR0, clampMaxR1}
+
 func amd64Paths() []struct {
 	name string
 	ok   bool

@@ -20,13 +20,11 @@ import (
 // offset, and sums that land next to 2^130 − 5. x/crypto/poly1305 is the
 // reference throughout.
 
-// clampMaxR is the largest r clamping allows. The tests pass its halves to
-// makeKey as the constants: Go 1.26's s390x back end rejects a
-// byte-reversed store of a value loaded from a global ("illegal combination
-// MOVDBR ADDR ... REG") when makeKey is inlined with clampMaxR[0].
+// clampMaxR0 and clampMaxR1 are the largest r clamping allows. They are
+// constants because Go 1.26's s390x back end rejects a byte-reversed store
+// of a value loaded from a global ("illegal combination MOVDBR ADDR ...
+// REG"), which makeKey inlined with a global array's element produced.
 const clampMaxR0, clampMaxR1 = 0x0FFFFFFC0FFFFFFF, 0x0FFFFFFC0FFFFFFC
-
-var clampMaxR = [2]uint64{clampMaxR0, clampMaxR1}
 
 func makeKey(r0, r1, s0, s1 uint64) [KeySize]byte {
 	var k [KeySize]byte
