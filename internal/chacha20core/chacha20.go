@@ -28,8 +28,14 @@ const (
 
 // State is the part of the ChaCha20 input matrix that is not constant: the
 // key (words 4..11), the block counter (word 12) and the nonce (words 13..15).
-// Its layout is fixed: the assembly paths read it by offset.
+// Its layout is fixed: the assembly paths read it by offset. It starts with
+// a cache of the portable code's, which is empty (and so takes no room and
+// moves no offset) in builds with keystream assembly, first_cache*.go; Init
+// resets it, so code that changes Key or Nonce by hand after the State has
+// been used must call Init instead.
 type State struct {
+	first firstCache
+
 	Key     [8]uint32
 	Counter uint32
 	Nonce   [3]uint32
@@ -44,6 +50,7 @@ func (s *State) Init(key *[32]byte, nonce *[12]byte, counter uint32) {
 	for i := range s.Nonce {
 		s.Nonce[i] = binary.LittleEndian.Uint32(nonce[4*i:])
 	}
+	s.first = firstCache{}
 }
 
 // InitFrom loads a 32-byte key and a 12-byte ChaCha20 nonce, or a 24-byte

@@ -25,7 +25,7 @@ func qr(a, b, c, d uint32) (uint32, uint32, uint32, uint32) {
 // techniques, and the cached first column round below, are those of
 // golang.org/x/crypto/chacha20's portable code.
 func xorBlocksGeneric(s *State, dst, src []byte) {
-	f := firstColumns(s)
+	f := s.firstColumns()
 	for len(src) >= BlockSize {
 		xorBlockGeneric(s, &f, (*[BlockSize]byte)(dst), (*[BlockSize]byte)(src))
 		s.Counter++
@@ -37,14 +37,14 @@ func xorBlocksGeneric(s *State, dst, src []byte) {
 // counter as it is.
 func blockGeneric(s *State, out *[BlockSize]byte) {
 	*out = [BlockSize]byte{}
-	f := firstColumns(s)
+	f := s.firstColumns()
 	xorBlockGeneric(s, &f, out, out)
 }
 
 // firstColumns returns the first column round of columns 1, 2 and 3, which
 // do not involve the counter (word 12 is in column 0), so that a call
-// computes them once for all its blocks: words 1, 5, 9, 13, then 2, 6, 10,
-// 14, then 3, 7, 11, 15.
+// computes them once for all its blocks, or a State once for all its calls
+// (firstCache): words 1, 5, 9, 13, then 2, 6, 10, 14, then 3, 7, 11, 15.
 func firstColumns(s *State) (f [12]uint32) {
 	f[0], f[1], f[2], f[3] = qr(c1, s.Key[1], s.Key[5], s.Nonce[0])
 	f[4], f[5], f[6], f[7] = qr(c2, s.Key[2], s.Key[6], s.Nonce[1])

@@ -23,6 +23,13 @@ import (
 const guardByte = 0xa5
 
 // randState returns a State with random key, nonce and counter.
+// visible returns s without the portable code's cache (firstCache), which
+// a call may fill: the part of a State that callers see and compare.
+func (s State) visible() State {
+	s.first = firstCache{}
+	return s
+}
+
 func randState(r *rand.Rand) State {
 	var s State
 	for i := range s.Key {
@@ -111,7 +118,7 @@ func checkXORBlocks(t *testing.T, s0 State, src []byte, srcOff, dstOff int, inPl
 	if !inPlace && !bytes.Equal(in, src) {
 		t.Fatalf("len %d: src modified", n)
 	}
-	if s != ref {
+	if s.visible() != ref.visible() {
 		t.Fatalf("len %d: state after the call %+v, want %+v", n, s, ref)
 	}
 }
@@ -218,7 +225,7 @@ func TestSequentialCalls(t *testing.T) {
 			XORBlocks(&s, got[off:off+n], src[off:off+n])
 			off += n
 		}
-		if !bytes.Equal(got, want) || s != ref {
+		if !bytes.Equal(got, want) || s.visible() != ref.visible() {
 			t.Fatal("chunked XORBlocks differs from one call")
 		}
 	})

@@ -1,0 +1,21 @@
+//go:build !(amd64 || arm64 || loong64 || riscv64) || !gc || purego
+
+package chacha20core
+
+// firstCache keeps a State's firstColumns between calls in builds where the
+// portable code is the keystream: a long-lived chacha20.Cipher then pays for
+// them once, as x/crypto's portable Cipher does, and a one-block call saves
+// 3 of its 80 quarter rounds. They are derived from the key, and State.Wipe
+// clears them with the rest.
+type firstCache struct {
+	f  [12]uint32
+	ok bool
+}
+
+func (s *State) firstColumns() [12]uint32 {
+	if !s.first.ok {
+		s.first.f = firstColumns(s)
+		s.first.ok = true
+	}
+	return s.first.f
+}
