@@ -3,6 +3,8 @@ package chacha20core
 import (
 	"encoding/binary"
 	"math/bits"
+
+	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
 )
 
 // qr is the ChaCha20 quarter round (RFC 8439, Section 2.1).
@@ -24,6 +26,9 @@ func qr(a, b, c, d uint32) (uint32, uint32, uint32, uint32) {
 // exactly or not at all: each word is read before it is written. Both
 // techniques, and the cached first column round below, are those of
 // golang.org/x/crypto/chacha20's portable code.
+//
+// f, like the State, holds key material: a quarter round can be inverted,
+// so it gives away the key words it mixed. It is cleared before returning.
 func xorBlocksGeneric(s *State, dst, src []byte) {
 	f := s.firstColumns()
 	for len(src) >= BlockSize {
@@ -31,6 +36,7 @@ func xorBlocksGeneric(s *State, dst, src []byte) {
 		s.Counter++
 		dst, src = dst[BlockSize:], src[BlockSize:]
 	}
+	runtimehooks.Wipe(f[:])
 }
 
 // blockGeneric computes the keystream block numbered s.Counter, leaving the
@@ -39,6 +45,7 @@ func blockGeneric(s *State, out *[BlockSize]byte) {
 	*out = [BlockSize]byte{}
 	f := s.firstColumns()
 	xorBlockGeneric(s, &f, out, out)
+	runtimehooks.Wipe(f[:])
 }
 
 // firstColumns returns the first column round of columns 1, 2 and 3, which
