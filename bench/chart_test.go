@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -106,5 +107,51 @@ func TestParseOpenSSL(t *testing.T) {
 	}
 	if _, err := parseOpenSSL([]byte("+H:64\n")); err == nil {
 		t.Error("no +F line: no error")
+	}
+}
+
+// TestRunOpenSSL runs the program with -openssl against a stand-in openssl
+// on PATH that prints one result line, so that the comparison's code runs
+// in CI without an OpenSSL of known speed, and checks the environment
+// mapping of GODEBUG's AVX-512 switch.
+func TestRunOpenSSL(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
+		t.Skip("the stand-in openssl is a shell script")
+	}
+	dir := t.TempDir()
+	script := "#!/bin/sh\necho '+H:64'\necho '+F:25:ChaCha20-Poly1305:500000000.00'\n"
+	if err := os.WriteFile(filepath.Join(dir, "openssl"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	var out, errOut bytes.Buffer
+	if code := run([]string{"-quick", "-time", "1ms", "-rounds", "2", "-sizes", "64", "-openssl"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit status %d; stderr:\n%s", code, errOut.String())
+	}
+	for _, want := range []string{"OpenSSL: `openssl speed`", "Seal              64", "Open              64", "XORKeyStream      64", "  500.0"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+
+	t.Setenv("GODEBUG", "cpu.avx512f=off")
+	if v, ok := os.LookupEnv("OPENSSL_ia32cap"); ok {
+		defer os.Setenv("OPENSSL_ia32cap", v)
+	}
+	os.Unsetenv("OPENSSL_ia32cap")
+	if env, added := opensslEnv(); added != "OPENSSL_ia32cap=:~0x80210000" || !slices.Contains(env, added) {
+		t.Errorf("GODEBUG=cpu.avx512f=off: opensslEnv adds %q", added)
+	}
+	t.Setenv("OPENSSL_ia32cap", ":~0x200000")
+	if _, added := opensslEnv(); added != "" {
+		t.Errorf("OPENSSL_ia32cap already set: opensslEnv adds %q", added)
+	}
+}
+
+// TestRunImplFlag checks that -impl refuses a name this CPU lacks.
+func TestRunImplFlag(t *testing.T) {
+	var errOut bytes.Buffer
+	if code := run([]string{"-quick", "-impl", "chacha20=NoSuchPath"}, io.Discard, &errOut); code != 2 || !strings.Contains(errOut.String(), "-impl") {
+		t.Errorf("-impl chacha20=NoSuchPath: exit status %d, stderr %q", code, errOut.String())
 	}
 }
