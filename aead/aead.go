@@ -13,19 +13,15 @@
 // mode, returns a zeroed dst region after a failed Open, and allocates nothing
 // per Seal or Open when dst has the capacity.
 //
-// Open verifies the tag before it writes any plaintext, except on the
-// stitched paths of amd64 CPUs with AVX2 and BMI2 (registered as
-// aead/AVX512Stitched and aead/AVX2Stitched), which decrypt in the same pass
-// that authenticates, as x/crypto's amd64 assembly does at every length:
-// with AVX-512, a ciphertext (tag excluded) of 449..960 bytes (additional
-// data up to 256 bytes) or 1025..2047 bytes has its whole 64-byte blocks
-// decrypted (unless in place) and from 1024 bytes on the whole 1 KiB
-// batches are; with AVX2 only, from 449 bytes all but the last 8-block
-// batch is. The rest is decrypted only after the tag verifies, and if it
-// does not, the plaintext already written is zeroed before Open returns.
-// Either way no plaintext of a forged message is left in dst. Messages of
-// up to 192 bytes take one kernel call that compares the tag before it
-// writes anything.
+// Open verifies the tag before it writes any plaintext, except in the
+// amd64 kernels that decrypt in the pass that authenticates, as x/crypto's
+// amd64 assembly does at every length: on CPUs with AVX2 and BMI2
+// (registered as aead/AVX512Stitched and aead/AVX2Stitched) the mid-size
+// and stitched kernels of internal/aeadasm, for the lengths the route table
+// in route_amd64.go gives them. They zero the plaintext they wrote before
+// Open returns a forged message's error, so no plaintext of a forged
+// message is left in dst. Messages of up to 192 bytes take a kernel that
+// compares the tag before it writes anything.
 package aead
 
 import (

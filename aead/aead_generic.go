@@ -2,8 +2,8 @@ package aead
 
 import (
 	"crypto/subtle"
-	"encoding/binary"
 
+	"github.com/chachakit/chachakit/internal/aeadasm"
 	"github.com/chachakit/chachakit/internal/alias"
 	"github.com/chachakit/chachakit/internal/chacha20core"
 	"github.com/chachakit/chachakit/internal/poly1305"
@@ -11,17 +11,18 @@ import (
 	xsubtle "github.com/chachakit/chachakit/subtle"
 )
 
-// smallMax is the longest message whose keystream is generated in the same
-// call as the Poly1305 key block: one keystream call instead of two makes
-// short messages (QUIC packets' headers, TLS alerts, 64-byte messages) pay
-// the per-call setup of the SIMD paths once.
-const smallMax = 7 * chacha20core.BlockSize
+// shortMax is the longest message whose keystream is generated in the same
+// engine call as the Poly1305 key block: one keystream call instead of two
+// makes short messages (QUIC packets' headers, TLS alerts, 64-byte
+// messages) pay the per-call setup of the SIMD paths once.
+const shortMax = 7 * chacha20core.BlockSize
 
 // seal is the construction of RFC 8439, Section 2.8: block 0 of the keystream
 // keys Poly1305, blocks 1 onwards encrypt the plaintext, and the tag covers the
 // padded additional data, the padded ciphertext and both lengths. A 24-byte
 // nonce is XChaCha20's (draft-irtf-cfrg-xchacha-03, Section 2.3: the key
-// becomes HChaCha20's subkey, State.InitFrom).
+// becomes HChaCha20's subkey, State.InitFrom). On amd64 the route table
+// (pick) may hand the whole message to an assembly kernel instead.
 func seal(key *[KeySize]byte, nonce []byte, dst, plaintext, ad []byte) []byte {
 	ret, out := alias.SliceForAppend(dst, len(plaintext)+Overhead)
 	ciphertext, tag := out[:len(plaintext)], out[len(plaintext):]
@@ -32,27 +33,23 @@ func seal(key *[KeySize]byte, nonce []byte, dst, plaintext, ad []byte) []byte {
 		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
 	}
 
-	if sealSmall(key, nonce, ciphertext, tag, plaintext, ad) {
-		// One kernel call did it all (amd64 with AVX-512, up to 64 bytes).
+	if k := pick(len(plaintext), len(ad), false, false); k != aeadasm.None {
+		aeadasm.Seal(k, key, nonce, ciphertext, plaintext, ad, (*[Overhead]byte)(tag))
 		return ret
 	}
 
 	var s chacha20core.State
 	s.InitFrom(key[:], nonce)
 	var t [Overhead]byte
-	if len(plaintext) <= smallMax {
+	if len(plaintext) <= shortMax {
 		// Block 0 and the message blocks in one call, in a buffer.
-		var buf [chacha20core.BlockSize + smallMax]byte
+		var buf [chacha20core.BlockSize + shortMax]byte
 		n := chacha20core.BlockSize + roundUp(len(plaintext))
 		copy(buf[chacha20core.BlockSize:], plaintext)
 		chacha20core.XORBlocks(&s, buf[:n], buf[:n])
 		copy(ciphertext, buf[chacha20core.BlockSize:])
 		poly1305.SumAEAD(&t, (*[32]byte)(buf[:32]), ad, ciphertext)
 		runtimehooks.Memclr(buf[:n])
-	} else if sealMid(&t, &s, ciphertext, plaintext, ad) {
-		// A mid-size stitched path (amd64) did it.
-	} else if b := stitchedBatches(len(plaintext), true); b > 0 {
-		sealStitched(&t, &s, b, ciphertext, plaintext, ad)
 	} else {
 		// Block 0 shares a call with the first 16 message blocks.
 		var polyKey [chacha20core.BlockSize]byte
@@ -66,11 +63,10 @@ func seal(key *[KeySize]byte, nonce []byte, dst, plaintext, ad []byte) []byte {
 }
 
 // open verifies the tag before it decrypts anything, so a forged message
-// never has its plaintext written, even in part, except on the amd64
-// stitched paths (the package documentation lists them): there all or part
-// of the message is decrypted in the same pass as its MAC, and the
-// plaintext written is zeroed if the tag does not verify. Either way dst's
-// new region is all zeros on failure, as x/crypto's is.
+// never has its plaintext written, even in part, except in the amd64
+// kernels that decrypt in the pass that MACs (the package documentation
+// says which), which zero what they wrote if the tag does not verify.
+// Either way dst's new region is all zeros on failure, as x/crypto's is.
 func open(key *[KeySize]byte, nonce []byte, dst, ciphertext, ad []byte) ([]byte, error) {
 	tag := ciphertext[len(ciphertext)-Overhead:]
 	ciphertext = ciphertext[:len(ciphertext)-Overhead]
@@ -83,17 +79,21 @@ func open(key *[KeySize]byte, nonce []byte, dst, ciphertext, ad []byte) ([]byte,
 		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
 	}
 
-	if r, err, done := openSmall(key, nonce, ret, out, ciphertext, ad, tag); done {
-		return r, err
+	inPlace := len(out) > 0 && &out[0] == &ciphertext[0]
+	if k := pick(len(ciphertext), len(ad), true, inPlace); k != aeadasm.None {
+		if !aeadasm.Open(k, key, nonce, out, ciphertext, ad, (*[Overhead]byte)(tag)) {
+			return nil, errOpen
+		}
+		return ret, nil
 	}
 
 	var s chacha20core.State
 	s.InitFrom(key[:], nonce)
 	var want [Overhead]byte
-	if len(ciphertext) <= smallMax {
+	if len(ciphertext) <= shortMax {
 		// The keystream of block 0 and the message blocks in one call;
 		// the message is XORed in only once the tag has been verified.
-		var ks [chacha20core.BlockSize + smallMax]byte
+		var ks [chacha20core.BlockSize + shortMax]byte
 		n := chacha20core.BlockSize + roundUp(len(ciphertext))
 		chacha20core.XORBlocks(&s, ks[:n], ks[:n])
 		poly1305.SumAEAD(&want, (*[32]byte)(ks[:32]), ad, ciphertext)
@@ -108,13 +108,6 @@ func open(key *[KeySize]byte, nonce []byte, dst, ciphertext, ad []byte) ([]byte,
 			return nil, errOpen
 		}
 		return ret, nil
-	}
-
-	if r, err, done := openMid(&s, ret, out, ciphertext, ad, tag); done {
-		return r, err
-	}
-	if b := stitchedBatches(len(ciphertext), false); b > 0 {
-		return openStitched(&s, b, ret, out, ciphertext, ad, tag)
 	}
 
 	// Block 0 and the keystream of the first 16 message blocks in one
@@ -135,67 +128,6 @@ func open(key *[KeySize]byte, nonce []byte, dst, ciphertext, ad []byte) ([]byte,
 		return nil, errOpen
 	}
 	return ret, nil
-}
-
-// sealStitched is seal for plaintexts of b >= 2 whole 1 KiB batches (plus a
-// tail) when the stitched loop is on: each batch's keystream runs with the
-// MAC of the ciphertext of the batch before it (the first batch with none);
-// the last batch's ciphertext and the tail are MACed after.
-func sealStitched(t *[Overhead]byte, s *chacha20core.State, b int, ciphertext, plaintext, ad []byte) {
-	const batch = chacha20core.MACBatch
-	var p poly1305.MAC
-	macInit(&p, s, ad)
-	k := b * batch
-	xorAndMAC(s, &p, ciphertext[:k], plaintext[:k], ciphertext[:k-batch], true)
-	chacha20core.XORKeyStream(s, ciphertext[k:], plaintext[k:])
-	p.WritePadded(ciphertext[k-batch:])
-	macFinish(t, &p, len(ad), len(ciphertext))
-}
-
-// openStitched is open for ciphertexts of b >= 1 whole 1 KiB batches (plus
-// a tail) when the stitched loop is on: the batches are decrypted and MACed
-// in one pass (the kernel reads each ciphertext block before it writes the
-// plaintext over it, for an Open in place), the tail is MACed, and only if
-// the tag verifies is the tail decrypted; otherwise out is zeroed.
-func openStitched(s *chacha20core.State, b int, ret, out, ciphertext, ad, tag []byte) ([]byte, error) {
-	// out may start where the tag does (it overlaps ciphertext exactly or
-	// not at all), and the plaintext is written before the comparison.
-	var tg [Overhead]byte
-	copy(tg[:], tag)
-	var p poly1305.MAC
-	macInit(&p, s, ad)
-	k := b * chacha20core.MACBatch
-	xorAndMAC(s, &p, out[:k], ciphertext[:k], ciphertext[:k], false)
-	p.WritePadded(ciphertext[k:])
-	var want [Overhead]byte
-	macFinish(&want, &p, len(ad), len(ciphertext))
-	if subtle.ConstantTimeCompare(want[:], tg[:]) != 1 {
-		clear(out)
-		s.Wipe()
-		return nil, errOpen
-	}
-	chacha20core.XORKeyStream(s, out[k:], ciphertext[k:])
-	s.Wipe()
-	return ret, nil
-}
-
-// macInit keys p with keystream block s.Counter (advancing the counter) and
-// absorbs the padded additional data.
-func macInit(p *poly1305.MAC, s *chacha20core.State, ad []byte) {
-	var polyKey [chacha20core.BlockSize]byte
-	chacha20core.Block(s, &polyKey)
-	p.Init((*[32]byte)(polyKey[:32]))
-	runtimehooks.Memclr(polyKey[:])
-	p.WritePadded(ad)
-}
-
-// macFinish absorbs the two lengths and writes the tag (p wipes itself).
-func macFinish(out *[Overhead]byte, p *poly1305.MAC, adLen, ctLen int) {
-	var lens [16]byte
-	binary.LittleEndian.PutUint64(lens[0:], uint64(adLen))
-	binary.LittleEndian.PutUint64(lens[8:], uint64(ctLen))
-	p.Write(lens[:])
-	p.Sum(out)
 }
 
 // roundUp rounds n up to a whole number of ChaCha20 blocks.

@@ -10,35 +10,33 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chachakit/chachakit/internal/chacha20core"
+	"github.com/chachakit/chachakit/internal/aeadasm"
 	"github.com/chachakit/chachakit/internal/cryptotest"
 	"github.com/chachakit/chachakit/internal/impl"
-	"github.com/chachakit/chachakit/internal/poly1305"
 	xcp "golang.org/x/crypto/chacha20poly1305"
 )
 
-// The mid-size AVX2 path (sealMidAVX2, openMidAVX2) against x/crypto, with
-// the aead dispatcher forced to AVX2Stitched (on an AVX-512 machine the
-// ChaCha20 and Poly1305 defaults stay, and sealMid/openMid take the AVX2
-// kernel).
+// The mid-size AVX2 kernel (aeadasm.MidAVX2) against x/crypto, with the
+// aead kernels forced to AVX2Stitched (on an AVX-512 machine the ChaCha20
+// and Poly1305 defaults stay, and the route table takes the AVX2 kernel).
 
 // forceMidAVX2 selects AVX2Stitched for the test and checks that the mid
 // path is the one Seal and Open take.
 func forceMidAVX2(t testing.TB) {
-	if !chacha20core.StitchedAVX2Available() {
+	if !registered("aead", "AVX2Stitched") {
 		if cryptotest.Strict() && !slices.Contains(strings.Split(os.Getenv("CHACHAKIT_ABSENT"), ","), "aead/AVX2Stitched") {
 			t.Fatalf("AVX2Stitched is not available on this CPU, and CHACHAKIT_STRICT=1 expects it to run")
 		}
 		t.Skip("AVX2Stitched is not available on this CPU")
 	}
-	if !chacha20core.DefaultPath() || !poly1305.DefaultPath() {
+	if defaultsForced() {
 		t.Skip("a ChaCha20 or Poly1305 path is forced: the stitched paths are off")
 	}
 	if !impl.Select("aead", "AVX2Stitched") {
 		t.Fatal("impl.Select(aead, AVX2Stitched) failed")
 	}
 	t.Cleanup(func() { impl.Reset("aead") })
-	if useStitchedAVX512 || !useStitchedAVX2 {
+	if k := aeadasm.Available(); k.Has(aeadasm.StitchedAVX512) || !k.Has(aeadasm.MidAVX2) {
 		t.Fatal("AVX2Stitched is not the only aead path on")
 	}
 }
@@ -55,7 +53,7 @@ func midRand(r *rand.Rand, n int) []byte {
 // to 20 KiB.
 func midLengths() []int {
 	var l []int
-	for n := chacha20core.MidMin; n <= 2100; n++ {
+	for n := aeadasm.MidAVX2Min; n <= 2100; n++ {
 		l = append(l, n)
 	}
 	for b := 5; b <= 40; b++ {
@@ -81,15 +79,11 @@ func TestMidAVX2Messages(t *testing.T) {
 		want := ref.Seal(nil, nonce, pt, ad)
 
 		// Direct call: the mid path takes this length.
-		var s chacha20core.State
-		s.Init((*[32]byte)(key), (*[12]byte)(nonce), 0)
 		var tag [Overhead]byte
 		ct := make([]byte, n)
-		if !sealMidAVX2(&tag, &s, ct, pt, ad) {
-			t.Fatalf("n=%d: sealMidAVX2 declined", n)
-		}
+		aeadasm.Seal(aeadasm.MidAVX2, (*[32]byte)(key), nonce, ct, pt, ad, &tag)
 		if !bytes.Equal(ct, want[:n]) || !bytes.Equal(tag[:], want[n:]) {
-			t.Fatalf("n=%d: sealMidAVX2 differs from x/crypto", n)
+			t.Fatalf("n=%d: the mid-size AVX2 Seal differs from x/crypto", n)
 		}
 
 		// Seal at a dst offset, and in place.
@@ -121,16 +115,13 @@ func TestMidAVX2Messages(t *testing.T) {
 
 		// Direct call: the mid path's Open at every length, in place.
 		copy(ctx, want)
-		s.Init((*[32]byte)(key), (*[12]byte)(nonce), 0)
-		p, err = openMidAVX2Run(&s, ctx[:n], ctx[:n], ctx[:n], ad, ctx[n:])
-		if err != nil || !bytes.Equal(p, pt) {
-			t.Fatalf("n=%d ad=%d: openMidAVX2Run in place: %v", n, len(ad), err)
+		if !aeadasm.Open(aeadasm.MidAVX2, (*[32]byte)(key), nonce, ctx[:n], ctx[:n], ad, (*[16]byte)(ctx[n:])) || !bytes.Equal(ctx[:n], pt) {
+			t.Fatalf("n=%d ad=%d: the mid-size AVX2 Open in place fails", n, len(ad))
 		}
 		copy(ctx, want)
 		ctx[n/2] ^= 4
-		s.Init((*[32]byte)(key), (*[12]byte)(nonce), 0)
-		if p, err = openMidAVX2Run(&s, ctx[:n], ctx[:n], ctx[:n], ad, ctx[n:]); err != errOpen || p != nil || !allZero(ctx[:n]) {
-			t.Fatalf("n=%d ad=%d: openMidAVX2Run of a forged message: %v", n, len(ad), err)
+		if aeadasm.Open(aeadasm.MidAVX2, (*[32]byte)(key), nonce, ctx[:n], ctx[:n], ad, (*[16]byte)(ctx[n:])) || !allZero(ctx[:n]) {
+			t.Fatalf("n=%d ad=%d: the mid-size AVX2 Open of a forged message succeeds or leaves plaintext", n, len(ad))
 		}
 	}
 }
@@ -146,7 +137,7 @@ func TestMidAVX2Tamper(t *testing.T) {
 		nonce := midRand(r, NonceSize)
 		ad := midRand(r, 1+i*3)
 		pt := midRand(r, n)
-		if n >= 1024 && !midAVX2Open(n) {
+		if n >= 1024 && pick(n, 0, true, false) != aeadasm.MidAVX2 {
 			t.Logf("n=%d: Open takes the long loop", n)
 		}
 		ct := a.Seal(nil, nonce, pt, ad)

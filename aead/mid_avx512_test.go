@@ -8,13 +8,13 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/chachakit/chachakit/internal/chacha20core"
+	"github.com/chachakit/chachakit/internal/aeadasm"
 	"github.com/chachakit/chachakit/internal/cryptotest"
 	"github.com/chachakit/chachakit/internal/impl"
 	xcp "golang.org/x/crypto/chacha20poly1305"
 )
 
-// The mid-size AVX-512 path (mid_avx512_amd64.go, chacha20core.MidAVX512)
+// The mid-size AVX-512 path (internal/aeadasm, aeadasm.MidAVX512)
 // against x/crypto. It runs under the aead implementation AVX512Stitched,
 // while ChaCha20 and Poly1305 are on their default paths; the tests run
 // under every aead implementation, so the lengths are also checked on the
@@ -90,11 +90,11 @@ func TestMidAVX512Combinations(t *testing.T) {
 		ours, _ := New(key)
 		ref, _ := xcp.New(key)
 		nonce := mid512Rand(r, NonceSize)
-		msg := mid512Rand(r, chacha20core.MidAVX512Max+8)
+		msg := mid512Rand(r, aeadasm.MidAVX512Max+8)
 		adBuf := mid512Rand(r, 513)
-		lengths := []int{chacha20core.MidAVX512Min, 450, 463, 464, 465, 511, 512, 513, 575, 576, 577, 640, 700,
+		lengths := []int{aeadasm.MidAVX512Min, 450, 463, 464, 465, 511, 512, 513, 575, 576, 577, 640, 700,
 			703, 704, 705, 767, 768, 769, 832, 960, 961, 1000, 1023, 1024, 1025, 1039, 1040, 1087, 1088, 1089, 1151, 1152, 1279, 1280, 1281,
-			1343, 1344, 1350, 1407, 1408, 1471, 1472, 1473, 1535, chacha20core.MidAVX512Max}
+			1343, 1344, 1350, 1407, 1408, 1471, 1472, 1473, 1535, aeadasm.MidAVX512Max}
 		for _, n := range lengths {
 			for adLen := 0; adLen <= 40; adLen++ {
 				for off := 0; off < 8; off++ {
@@ -118,7 +118,7 @@ func TestMidAVX512Tamper(t *testing.T) {
 		key := mid512Rand(r, 32)
 		ours, _ := New(key)
 		nonce := mid512Rand(r, NonceSize)
-		for _, n := range []int{chacha20core.MidAVX512Min, 500, 640, 704, 705, 960, 1024, 1088, 1350, 1472, 1535, chacha20core.MidAVX512Max} {
+		for _, n := range []int{aeadasm.MidAVX512Min, 500, 640, 704, 705, 960, 1024, 1088, 1350, 1472, 1535, aeadasm.MidAVX512Max} {
 			pt := mid512Rand(r, n)
 			ad := mid512Rand(r, n%41)
 			sealed := ours.Seal(nil, nonce, pt, ad)
@@ -166,11 +166,10 @@ func TestMidAVX512Tamper(t *testing.T) {
 // (GODEBUG=cpu.avx512ifma=off); forcing another ChaCha20 or Poly1305 path
 // switches it off.
 func TestMidAVX512Runs(t *testing.T) {
-	if !chacha20core.StitchedAVX512Available() {
+	if !registered("aead", "AVX512Stitched") {
 		// Strict mode's CHACHAKIT_EXPECT/ABSENT say whether it should be.
 		t.Skip("AVX512Stitched is not available on this CPU")
 	}
-	mid := chacha20core.MidAVX512Available() // AVX-512 IFMA and BW too
 	if defaultsForced() {
 		t.Skip("ChaCha20 or Poly1305 is forced: the mid path is off")
 	}
@@ -178,41 +177,32 @@ func TestMidAVX512Runs(t *testing.T) {
 		t.Fatal("cannot select aead/AVX512Stitched")
 	}
 	defer impl.Reset("aead")
-	key := make([]byte, 32)
-	var nonce [NonceSize]byte
-	var s chacha20core.State
-	var tg [Overhead]byte
-	buf := make([]byte, 2*(chacha20core.MidAVX512Max+1)+Overhead)
-	for _, n := range []int{448, 449, 500, 960, 961, 1024, 1025, chacha20core.MidAVX512Min, 1350, chacha20core.MidAVX512Max, chacha20core.MidAVX512Max + 1} {
-		// 961..1024: the kernel takes them, the path declines (slower there).
+	mid := aeadasm.Available().Has(aeadasm.MidAVX512) // AVX-512 IFMA and BW too
+	for _, n := range []int{448, 449, 500, 960, 961, 1024, 1025, aeadasm.MidAVX512Min, 1350, aeadasm.MidAVX512Max, aeadasm.MidAVX512Max + 1} {
+		// 961..1024: the kernel takes them, the route declines (slower there).
 		want := mid && (n >= 449 && n <= 960 || n >= 1025 && n <= 2047)
-		s.Init((*[32]byte)(key), &nonce, 0)
-		if got := sealMid(&tg, &s, buf[:n], buf[n:2*n], nil); got != want {
-			t.Errorf("len %d: sealMid = %v, want %v", n, got, want)
+		if got := pick(n, 0, false, false) == aeadasm.MidAVX512; got != want {
+			t.Errorf("len %d: Seal takes the mid path: %v, want %v", n, got, want)
 		}
-		s.Init((*[32]byte)(key), &nonce, 0)
-		if _, _, got := openMid(&s, buf[n:2*n], buf[n:2*n], buf[:n], nil, buf[2*n:2*n+Overhead]); got != want {
-			t.Errorf("len %d: openMid done = %v, want %v", n, got, want)
+		if got := pick(n, 0, true, false) == aeadasm.MidAVX512; got != want {
+			t.Errorf("len %d: Open takes the mid path: %v, want %v", n, got, want)
 		}
-		s.Init((*[32]byte)(key), &nonce, 0)
-		if _, _, got := openMid(&s, buf[:n], buf[:n], buf[:n], nil, buf[n:n+Overhead]); got {
-			t.Errorf("len %d: openMid in place ran the mid path", n)
+		if pick(n, 0, true, true) == aeadasm.MidAVX512 {
+			t.Errorf("len %d: Open in place takes the mid path", n)
 		}
 	}
 	// The additional data the path takes: 256 bytes up to 1024-byte
 	// messages, 512 above.
 	for _, c := range []struct{ n, ad int }{{500, 256}, {500, 257}, {960, 256}, {960, 257}, {1025, 512}, {1025, 513}} {
 		want := mid && c.ad <= 256 || mid && c.n > 1024 && c.ad <= 512
-		s.Init((*[32]byte)(key), &nonce, 0)
-		if got := sealMid(&tg, &s, buf[:c.n], buf[c.n:2*c.n], make([]byte, c.ad)); got != want {
-			t.Errorf("len %d, ad %d: sealMid = %v, want %v", c.n, c.ad, got, want)
+		if got := pick(c.n, c.ad, false, false) == aeadasm.MidAVX512; got != want {
+			t.Errorf("len %d, ad %d: Seal takes the mid path: %v, want %v", c.n, c.ad, got, want)
 		}
 	}
 	for _, pkg := range []string{"chacha20", "poly1305"} {
 		impl.Select(pkg, impl.Portable)
-		s.Init((*[32]byte)(key), &nonce, 0)
-		if sealMid(&tg, &s, buf[:1350], buf[1350:2700], nil) {
-			t.Errorf("%s forced to Go: the mid path still runs", pkg)
+		if pick(1350, 0, false, false) != aeadasm.None {
+			t.Errorf("%s forced to Go: a kernel still runs", pkg)
 		}
 		impl.Reset(pkg)
 	}
@@ -224,7 +214,7 @@ func TestMidAVX512Allocs(t *testing.T) {
 		a, _ := New(key)
 		nonce := make([]byte, NonceSize)
 		ad := make([]byte, 13)
-		for _, n := range []int{chacha20core.MidAVX512Min, 500, 1024, 1350, chacha20core.MidAVX512Max} {
+		for _, n := range []int{aeadasm.MidAVX512Min, 500, 1024, 1350, aeadasm.MidAVX512Max} {
 			pt := make([]byte, n)
 			dst := make([]byte, 0, n+Overhead)
 			ct := a.Seal(nil, nonce, pt, ad)

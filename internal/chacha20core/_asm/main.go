@@ -59,7 +59,9 @@
 package main
 
 import (
+	"flag"
 	"fmt"
+	"os"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -87,17 +89,37 @@ var (
 	rol8     Mem // PSHUFB mask rotating each 32-bit lane left by 8
 )
 
+// The files this generator writes, one per -gen value: the keystream
+// paths and HChaCha20 of package chacha20core, and one file per family of
+// the AEAD kernels of package aeadasm.
+var families = map[string]func(){
+	"chacha20": func() {
+		genAVX512()
+		genAVX2()
+		genSSSE3()
+		genHChaCha20s()
+	},
+	"small":     genSmall,
+	"midavx2":   genMidAVX2,
+	"midavx512": genMidAVX512,
+	"stitched": func() {
+		genFused()
+		genFusedAVX2()
+	},
+}
+
+var gen = flag.String("gen", "", "the file to generate: chacha20, small, midavx2, midavx512 or stitched")
+
 func main() {
+	flag.Parse()
+	f, ok := families[*gen]
+	if !ok {
+		fmt.Fprintln(os.Stderr, "_asm: unknown -gen", *gen)
+		os.Exit(2)
+	}
 	ConstraintExpr("gc,!purego")
 	constants()
-	genAVX512()
-	genAVX2()
-	genSSSE3()
-	genFused()
-	genFusedAVX2()
-	genMidAVX512()
-	genMidAVX2()
-	genSmall()
+	f()
 	Generate()
 }
 
@@ -142,6 +164,14 @@ func constants() {
 	}
 	rol16 = rot("rol16", 16)
 	rol8 = rot("rol8", 8)
+	midMask = GLOBL("midMask", RODATA|NOPTR)
+	for i := 0; i < 128; i++ {
+		b := uint8(0)
+		if i < 64 {
+			b = 0xff
+		}
+		DATA(i, U8(b))
+	}
 }
 
 // A quad names the four state words one quarter round works on.

@@ -137,14 +137,6 @@ const signatureMid = "func(s *[12]uint32, dst []byte, src []byte, ad []byte, adT
 var midMask Mem
 
 func genMidAVX2() {
-	midMask = GLOBL("midMask", RODATA|NOPTR)
-	for i := 0; i < 128; i++ {
-		b := uint8(0)
-		if i < 64 {
-			b = 0xff
-		}
-		DATA(i, U8(b))
-	}
 	genMidAVX2Kernel(false)
 	genMidAVX2Kernel(true)
 }

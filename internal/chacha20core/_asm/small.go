@@ -66,7 +66,12 @@ import (
 func genSmall() {
 	genSmallAVX512(false)
 	genSmallAVX512(true)
-	genSmallAVX2(midMask) // 64 bytes of 0xff, then 64 zeros (genMidAVX2)
+	genSmallAVX2(midMask) // 64 bytes of 0xff, then 64 zeros
+}
+
+// genHChaCha20s emits HChaCha20 on the AVX-512VL and AVX2 rounds of the
+// small kernels, for package chacha20core.
+func genHChaCha20s() {
 	genHChaCha20("AVX512", func() { qrLowLatency([]quad{{Y0, Y1, Y2, Y3}}, [][2]VecPhysical{{Y13, Y14}}) })
 	v := vecISA{name: "AVX2", width: 32, avx: true}
 	genHChaCha20("AVX2", func() { v.qr([]quad{{Y0, Y1, Y2, Y3}}, []VecPhysical{Y13}) })

@@ -1,6 +1,6 @@
 //go:build gc && !purego
 
-package chacha20core
+package aeadasm
 
 import (
 	"bytes"

@@ -1,6 +1,6 @@
 //go:build gc && !purego
 
-package chacha20core
+package aeadasm
 
 import (
 	"bytes"
@@ -90,7 +90,7 @@ func mid512Case(t *testing.T, r *rand.Rand, n int, counter uint32, off, adLen, m
 	} else {
 		tag = [16]byte(rnd(16))
 	}
-	ok := MidAVX512(&s, dst, src, ad, &tag, open)
+	ok := runMidAVX512(&s, dst, src, ad, &tag, open)
 
 	if ok != (mode != 3) {
 		t.Fatalf("n=%d counter=%#x off=%d ad=%d mode=%d: ok = %v", n, counter, off, adLen, mode, ok)
@@ -170,7 +170,7 @@ func TestMidAVX512Allocs(t *testing.T) {
 		src := make([]byte, size)
 		dst := make([]byte, size)
 		for _, open := range []bool{false, true} {
-			if n := testing.AllocsPerRun(10, func() { MidAVX512(&s, dst, src, ad, &tag, open) }); n != 0 {
+			if n := testing.AllocsPerRun(10, func() { runMidAVX512(&s, dst, src, ad, &tag, open) }); n != 0 {
 				t.Errorf("MidAVX512 (%d bytes, open %v): %v allocations", size, open, n)
 			}
 		}
@@ -195,7 +195,7 @@ func BenchmarkMidAVX512(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/size=%d", name, n), func(b *testing.B) {
 				b.SetBytes(int64(n))
 				for b.Loop() {
-					MidAVX512(&s, dst, src, ad, &tag, open)
+					runMidAVX512(&s, dst, src, ad, &tag, open)
 				}
 			})
 		}

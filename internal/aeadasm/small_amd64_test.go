@@ -1,6 +1,6 @@
 //go:build gc && !purego
 
-package chacha20core
+package aeadasm
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 )
 
 // TestSmallAEAD checks the one-call kernel against x/crypto's
-// ChaCha20-Poly1305 and XChaCha20-Poly1305 at every message length 0..SmallAEADMax, additional
+// ChaCha20-Poly1305 and XChaCha20-Poly1305 at every message length 0..SmallMax, additional
 // data lengths around each padding step up to SmallADMax, source offsets
 // and in place, that nothing past the message is written, and that Open
 // refuses a flipped tag bit, ciphertext bit or additional data bit without
@@ -45,7 +45,7 @@ func testSmallAEAD(t *testing.T, avx512 bool) {
 			nonce = rnd(24)
 			ref, _ = chacha20poly1305.NewX(key[:])
 		}
-		for n := 0; n <= SmallAEADMax; n++ {
+		for n := 0; n <= SmallMax; n++ {
 			for i, adLen := range adLens {
 				off := (n + i + k) % 8
 				src := rnd(off + n + 64)
@@ -120,45 +120,6 @@ func TestSmallAEADAllocs(t *testing.T) {
 			OpenSmall(avx512, &key, nonce, msg, msg, &tag, ad)
 		}); a != 0 {
 			t.Errorf("avx512=%v: %v allocations per run", avx512, a)
-		}
-	}
-}
-
-// TestHChaCha20Asm compares the HChaCha20 kernels with the portable code on
-// random inputs and draft-irtf-cfrg-xchacha-03's Section 2.2.1 vector
-// (through the vectors package's tests of chacha20.HChaCha20 as well).
-func TestHChaCha20Asm(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	for _, k := range []struct {
-		name string
-		on   bool
-		f    func(out, key *[32]byte, nonce *[16]byte)
-	}{
-		{"AVX512", avx512CPU, hChaCha20AVX512},
-		{"AVX2", avx2CPU, hChaCha20AVX2},
-	} {
-		if !k.on {
-			t.Logf("%s: not on this CPU", k.name)
-			continue
-		}
-		for i := 0; i < 1000; i++ {
-			var key [32]byte
-			var nonce [16]byte
-			for j := range key {
-				key[j] = byte(r.Uint32())
-			}
-			for j := range nonce {
-				nonce[j] = byte(r.Uint32())
-			}
-			if i == 0 {
-				key, nonce = [32]byte{}, [16]byte{}
-			}
-			var got, want [32]byte
-			k.f(&got, &key, &nonce)
-			hChaCha20Generic(&want, &key, &nonce)
-			if got != want {
-				t.Fatalf("%s: key %x nonce %x: %x, want %x", k.name, key, nonce, got, want)
-			}
 		}
 	}
 }

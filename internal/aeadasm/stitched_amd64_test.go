@@ -1,6 +1,6 @@
 //go:build gc && !purego
 
-package chacha20core
+package aeadasm
 
 import (
 	"bytes"
@@ -10,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chachakit/chachakit/internal/chacha20core"
 	"github.com/chachakit/chachakit/internal/cryptotest"
+	"github.com/chachakit/chachakit/internal/impl"
 	"github.com/chachakit/chachakit/internal/poly1305"
 )
 
@@ -237,18 +239,16 @@ func BenchmarkStitched(b *testing.B) {
 				}
 			})
 		}
-		for _, k := range []struct {
-			name string
-			on   bool
-			f    func(s *State, dst, src []byte)
-		}{{"AVX512", useAVX512, xorBlocksAVX512}, {"AVX2", useAVX2, xorBlocksAVX2}} {
-			b.Run("kernel=XORBlocks"+k.name+"/size="+itoa(size), func(b *testing.B) {
-				if !k.on {
+		// The keystream alone, on the engine path of the same width.
+		for _, name := range []string{"AVX512", "AVX2"} {
+			b.Run("kernel=XORBlocks"+name+"/size="+itoa(size), func(b *testing.B) {
+				if !impl.Select("chacha20", name) {
 					b.Skip("not available")
 				}
+				defer impl.Reset("chacha20")
 				b.SetBytes(int64(size))
 				for b.Loop() {
-					k.f(&s, buf, buf)
+					chacha20core.XORBlocks(&s, buf, buf)
 				}
 			})
 		}

@@ -1,0 +1,64 @@
+//go:build gc && !purego
+
+package aead
+
+import "github.com/chachakit/chachakit/internal/aeadasm"
+
+// pick is the route table of amd64: the kernel of internal/aeadasm that
+// seals or opens an n-byte message with adLen bytes of additional data, or
+// aeadasm.None for the portable passes of seal and open. inPlace reports
+// an Open whose plaintext overwrites its ciphertext. Each threshold was
+// measured against its neighbours (bench/README.md, "ChaCha20-Poly1305 by
+// message length"); the kernels' own limits are aeadasm's constants.
+func pick(n, adLen int, open, inPlace bool) aeadasm.Kernel {
+	k := aeadasm.Available()
+	avx512 := k.Has(aeadasm.StitchedAVX512) // else the AVX2 families, if any
+	switch {
+	case k == 0:
+		return aeadasm.None
+
+	// Up to 192 bytes, one call does it all from key and nonce.
+	case n <= aeadasm.SmallMax && adLen <= aeadasm.SmallADMax && k.Has(aeadasm.SmallAVX512):
+		return aeadasm.SmallAVX512
+	case n <= aeadasm.SmallMax && adLen <= aeadasm.SmallADMax && k.Has(aeadasm.SmallAVX2):
+		return aeadasm.SmallAVX2
+
+	// Up to 448 bytes, the key block and the message in one engine call
+	// (seal's short path) beat the kernels' batches.
+	case n <= shortMax:
+		return aeadasm.None
+
+	// AVX-512: the mid-size kernel where it beat the separate passes: up
+	// to 960 bytes (961..1024 put 9 blocks in batch 2's 16 lanes) with at
+	// most 256 bytes of additional data (the integer steps of longer
+	// additional data are not hidden behind batch 1's 8 lanes), and from
+	// 1025 bytes with at most 512. Its Open needs distinct buffers.
+	case avx512 && k.Has(aeadasm.MidAVX512) && !(open && inPlace) &&
+		(n <= 15*64 && adLen <= 256 || n > aeadasm.MidAVX512SmallMax && n <= aeadasm.MidAVX512Max && adLen <= 512):
+		return aeadasm.MidAVX512
+
+	// AVX2: every Seal from 449 bytes on (faster than the separate passes
+	// and than the stitched loop at every size measured up to 16 KiB). An
+	// Open below 1 KiB, and below 8 KiB unless the length is within 64
+	// bytes above a multiple of 1 KiB: the stitched loop MACs each batch as
+	// it decrypts it and wins on whole batches, but leaves a longer tail to
+	// the separate passes.
+	case !avx512 && k.Has(aeadasm.MidAVX2) && !midAVX2Off &&
+		(!open || n < 1024 || n < 8192 && n%1024 >= 64):
+		return aeadasm.MidAVX2
+
+	// The stitched loops: a Seal MACs each batch during the next one, so
+	// it needs two batches to gain anything; an Open MACs the batch it
+	// decrypts.
+	case open && n >= aeadasm.Batch || n >= 2*aeadasm.Batch:
+		if avx512 {
+			return aeadasm.StitchedAVX512
+		}
+		return aeadasm.StitchedAVX2
+	}
+	return aeadasm.None
+}
+
+// midAVX2Off makes pick skip the mid-size AVX2 kernel (tests compare it
+// with the stitched loop).
+var midAVX2Off = false

@@ -1,0 +1,134 @@
+//go:build gc && !purego
+
+package aeadasm
+
+import (
+	"github.com/chachakit/chachakit/internal/chacha20core"
+	"github.com/chachakit/chachakit/internal/impl"
+	"github.com/chachakit/chachakit/internal/poly1305"
+	"golang.org/x/sys/cpu"
+)
+
+//go:generate sh -c "cd ../chacha20core/_asm && go run . -gen small -out ../../aeadasm/small_amd64.s -pkg aeadasm"
+//go:generate sh -c "cd ../chacha20core/_asm && go run . -gen midavx2 -out ../../aeadasm/mid_avx2_amd64.s -pkg aeadasm"
+//go:generate sh -c "cd ../chacha20core/_asm && go run . -gen midavx512 -out ../../aeadasm/mid_avx512_amd64.s -pkg aeadasm"
+//go:generate sh -c "cd ../chacha20core/_asm && go run . -gen stitched -out ../../aeadasm/stitched_amd64.s -pkg aeadasm"
+
+// The registry toggles of the kernels, one per keystream instruction set:
+// aead/AVX512Stitched (the AVX-512 families, and the AVX2 small kernel on
+// CPUs without AVX-512BW) and aead/AVX2Stitched (the AVX2 families, for
+// CPUs without AVX-512). Every kernel multiplies with MULX (BMI2); the
+// AVX-512 ones use AVX-512VL and AVX2 instructions too, as the AVX512
+// keystream path does.
+var (
+	useAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX2 && cpu.X86.HasBMI2
+	useAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasBMI2
+)
+
+// What some kernels need beyond their toggle: AVX-512BW for the masked
+// byte loads and stores of partial blocks, and AVX-512 IFMA for the
+// Poly1305 steps of the mid-size AVX-512 kernels.
+var (
+	hasBW   = cpu.X86.HasAVX512BW
+	hasIFMA = cpu.X86.HasAVX512IFMA
+)
+
+func init() {
+	impl.Register("aead", "AVX512Stitched", &useAVX512)
+	impl.Register("aead", "AVX2Stitched", &useAVX2)
+}
+
+// Available reports the kernels that can run now. Because the kernels have
+// their own ChaCha20 and Poly1305 code, none runs while another ChaCha20 or
+// Poly1305 path has been forced through the registry, so that the forced
+// path is the one tested.
+func Available() Set {
+	if !chacha20core.DefaultPath() || !poly1305.DefaultPath() {
+		return 0
+	}
+	var s Set
+	if useAVX512 {
+		s |= 1 << StitchedAVX512
+		if hasBW {
+			s |= 1 << SmallAVX512
+			if hasIFMA {
+				s |= 1 << MidAVX512
+			}
+		}
+	}
+	if useAVX2 {
+		s |= 1<<StitchedAVX2 | 1<<MidAVX2
+	}
+	if useAVX512 || useAVX2 {
+		s |= 1 << SmallAVX2
+	}
+	return s
+}
+
+// Seal is the ChaCha20-Poly1305 Seal of RFC 8439, Section 2.8, by kernel k
+// (which must be in Available and take len(src) and len(ad)): block 0 of
+// key and nonce (12 bytes, or 24 for XChaCha20-Poly1305,
+// draft-irtf-cfrg-xchacha-03) keys Poly1305, the blocks after it encrypt
+// src into dst (len(dst) == len(src), exact or no overlap), and tag gets
+// the MAC of the padded ad, the padded ciphertext and both lengths. ad
+// overlaps neither dst nor tag.
+func Seal(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte) {
+	check(len(dst), len(src), nonce)
+	switch k {
+	case SmallAVX512, SmallAVX2:
+		sealSmall(k == SmallAVX512, key, nonce, dst, src, ad, tag)
+		return
+	}
+	var s chacha20core.State
+	s.InitFrom(key[:], nonce)
+	switch k {
+	case MidAVX512:
+		sealMidAVX512(&s, dst, src, ad, tag)
+	case MidAVX2:
+		sealMidAVX2(&s, dst, src, ad, tag)
+	case StitchedAVX512, StitchedAVX2:
+		sealStitched(k == StitchedAVX512, &s, dst, src, ad, tag)
+	default:
+		panic("chacha20poly1305: internal error: unknown AEAD kernel")
+	}
+	s.Wipe()
+}
+
+// Open is the matching Open: it reports whether tag is the tag of
+// ciphertext src and ad, and if it is, dst (len(dst) == len(src), exact or
+// no overlap; it may start where tag does) holds the plaintext. If it is
+// not, dst is all zeros. The small kernels write nothing before the tags
+// compare equal; the others decrypt all or part of the message in the pass
+// that MACs it (MidAVX512 requires dst not to overlap src).
+func Open(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte) bool {
+	check(len(dst), len(src), nonce)
+	var ok bool
+	switch k {
+	case SmallAVX512, SmallAVX2:
+		ok = openSmall(k == SmallAVX512, key, nonce, dst, src, ad, tag)
+	default:
+		var s chacha20core.State
+		s.InitFrom(key[:], nonce)
+		switch k {
+		case MidAVX512:
+			ok = openMidAVX512(&s, dst, src, ad, tag)
+		case MidAVX2:
+			ok = openMidAVX2(&s, dst, src, ad, tag)
+		case StitchedAVX512, StitchedAVX2:
+			ok = openStitched(k == StitchedAVX512, &s, dst, src, ad, tag)
+		default:
+			panic("chacha20poly1305: internal error: unknown AEAD kernel")
+		}
+		s.Wipe()
+	}
+	if !ok {
+		clear(dst)
+	}
+	return ok
+}
+
+func check(dstLen, srcLen int, nonce []byte) {
+	if dstLen != srcLen || len(nonce) != 12 && len(nonce) != 24 {
+		panic("chacha20poly1305: internal error: wrong dst, src or nonce length")
+	}
+}

@@ -1,0 +1,115 @@
+//go:build gc && !purego
+
+package aeadasm
+
+import (
+	"github.com/chachakit/chachakit/internal/chacha20core"
+	"github.com/chachakit/chachakit/internal/impl"
+	"golang.org/x/sys/cpu"
+	"math/rand/v2"
+)
+
+// The tests drive each kernel directly, in the shapes below; Seal and Open
+// are tested through them and through the aead package's suites.
+
+type State = chacha20core.State
+
+const BlockSize = chacha20core.BlockSize
+
+// xorBlocksGeneric is the portable keystream, the reference.
+func xorBlocksGeneric(s *State, dst, src []byte) {
+	impl.Select("chacha20", impl.Portable)
+	defer impl.Reset("chacha20")
+	chacha20core.XORBlocks(s, dst, src)
+}
+
+var (
+	avx512CPU = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX2
+	hasBMI2   = cpu.X86.HasBMI2
+)
+
+func SmallAEADAvailable(avx512 bool) bool {
+	if avx512 {
+		return avx512CPU && hasBW && hasBMI2
+	}
+	return cpu.X86.HasAVX2 && hasBMI2
+}
+
+func SealSmall(avx512 bool, key *[32]byte, nonce []byte, tag *[16]byte, ciphertext, plaintext, ad []byte) {
+	sealSmall(avx512, key, nonce, ciphertext[:len(plaintext)], plaintext, ad, tag)
+}
+
+func OpenSmall(avx512 bool, key *[32]byte, nonce []byte, plaintext, ciphertext []byte, tag *[16]byte, ad []byte) bool {
+	return openSmall(avx512, key, nonce, plaintext[:len(ciphertext)], ciphertext, ad, tag)
+}
+
+func randState(r *rand.Rand) State {
+	var s State
+	for i := range s.Key {
+		s.Key[i] = r.Uint32()
+	}
+	for i := range s.Nonce {
+		s.Nonce[i] = r.Uint32()
+	}
+	s.Counter = r.Uint32()
+	return s
+}
+
+func StitchedAVX512Available() bool { return avx512CPU && hasBMI2 }
+func StitchedAVX2Available() bool   { return cpu.X86.HasAVX2 && hasBMI2 }
+func MidAVX512Available() bool      { return StitchedAVX512Available() && hasIFMA && hasBW }
+
+const (
+	MidMin   = MidAVX2Min
+	MACBatch = Batch
+)
+
+func MidTail(n int) int { return n % BlockSize }
+
+func midCheck(dst, src, ad, adTail []byte) {
+	if len(src) < MidMin || len(dst) < len(src) || len(ad)%16 != 0 || (len(adTail) != 0 && len(adTail) != 16) {
+		panic("chacha20: internal error: wrong dst, src and/or ad length")
+	}
+}
+
+// SealMidAVX2 and OpenMidAVX2 run the mid-size AVX2 kernels on buffers the
+// caller prepared (see xorMACKeySealAVX2).
+func SealMidAVX2(s *State, dst, src, ad, adTail []byte, fin *[80]byte, tag *[16]byte) {
+	midCheck(dst, src, ad, adTail)
+	xorMACKeySealAVX2(s, dst[:len(src)], src, ad, adTail, fin, nil, tag)
+}
+
+func OpenMidAVX2(s *State, dst, src, ad, adTail []byte, fin *[80]byte, z *[256]byte, tag *[16]byte) {
+	midCheck(dst, src, ad, adTail)
+	xorMACKeyOpenAVX2(s, dst[:len(src)], src, ad, adTail, fin, z, tag)
+}
+
+// runMidAVX512 runs the mid-size AVX-512 kernels and reports the Open's tag
+// comparison (true for a Seal).
+func runMidAVX512(s *State, dst, src, ad []byte, tag *[16]byte, open bool) bool {
+	if len(dst) < len(src) {
+		panic("chacha20: internal error: wrong dst and/or src length")
+	}
+	if open {
+		return openMidAVX512(s, dst[:len(src)], src, ad, tag)
+	}
+	sealMidAVX512(s, dst[:len(src)], src, ad, tag)
+	return true
+}
+
+// XORAndMAC runs a stitched loop: with lag, as a Seal (skip the MAC in
+// the first batch).
+func XORAndMAC(avx512 bool, s *State, dst, src, mac []byte, lag bool, h *[3]uint64, r *[2]uint64) {
+	skip := 0
+	if lag {
+		skip = 1
+	}
+	if len(src)%Batch != 0 || len(dst) < len(src) || len(mac) != len(src)-skip*Batch {
+		panic("chacha20: internal error: wrong dst, src and/or mac length")
+	}
+	if avx512 {
+		xorMACAVX512(s, dst[:len(src)], src, mac, skip, h, r)
+	} else {
+		xorMACAVX2(s, dst[:len(src)], src, mac, skip, h, r)
+	}
+}

@@ -1,0 +1,80 @@
+//go:build gc && !purego
+
+package aeadasm
+
+import runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
+
+// aeadSmallAVX512 (small_amd64.s): keystream blocks 0 (the Poly1305 key)
+// and 1 of key and nonce (12 bytes, or 24 for XChaCha20: the HChaCha20
+// subkey is computed first, in registers) and the Poly1305 tag of ad
+// (len(ad) <= 64) and the ciphertext, for len(src) <= 64. Seal (open == 0):
+// dst = src ^ keystream and *tag = the tag. Open: the tag of src is
+// compared with *tag and only if they are equal is dst = src ^ keystream
+// written; ok reports whether they were.
+//
+//go:noescape
+func aeadSmallAVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
+
+// aeadSmall3AVX512 is the same for len(src) <= 192 (two row sets: blocks 0
+// to 3), a separate function so that the 64-byte case keeps its code.
+//
+//go:noescape
+func aeadSmall3AVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
+
+// aeadSmallAVX2 is the same for CPUs with AVX2 but not AVX-512BW: the
+// message is in blk (zero-padded; on return the result, zero past n, except
+// after a failed Open) and ad in mac (zero-padded, adLen bytes).
+//
+//go:noescape
+func aeadSmallAVX2(key *[32]byte, nonce []byte, blk *[SmallMax]byte, mac *[smallMACBuf]byte, adLen, n int, tag *[16]byte, open int) (ok int)
+
+// smallMACBuf holds the MAC input of aeadSmallAVX2, padded.
+const smallMACBuf = SmallADMax + SmallMax + 16
+
+// sealSmall is Seal for the small kernels, AVX-512 or AVX2.
+func sealSmall(avx512 bool, key *[32]byte, nonce []byte, ciphertext, plaintext, ad []byte, tag *[16]byte) {
+	checkSmall(len(plaintext), ad)
+	if avx512 {
+		if len(plaintext) <= 64 {
+			aeadSmallAVX512(key, nonce, ciphertext, plaintext, ad, tag, 0)
+		} else {
+			aeadSmall3AVX512(key, nonce, ciphertext, plaintext, ad, tag, 0)
+		}
+		return
+	}
+	var blk [SmallMax]byte
+	var mac [smallMACBuf]byte
+	copy(blk[:], plaintext)
+	copy(mac[:], ad)
+	aeadSmallAVX2(key, nonce, &blk, &mac, len(ad), len(plaintext), tag, 0)
+	copy(ciphertext, blk[:len(plaintext)])
+}
+
+// openSmall is Open for the small kernels: the tags are compared (in
+// constant time) before anything is written, and on a mismatch plaintext
+// is untouched.
+func openSmall(avx512 bool, key *[32]byte, nonce []byte, plaintext, ciphertext, ad []byte, tag *[16]byte) bool {
+	checkSmall(len(ciphertext), ad)
+	if avx512 {
+		if len(ciphertext) <= 64 {
+			return aeadSmallAVX512(key, nonce, plaintext, ciphertext, ad, tag, 1) == 1
+		}
+		return aeadSmall3AVX512(key, nonce, plaintext, ciphertext, ad, tag, 1) == 1
+	}
+	var blk [SmallMax]byte
+	var mac [smallMACBuf]byte
+	copy(blk[:], ciphertext)
+	copy(mac[:], ad)
+	if aeadSmallAVX2(key, nonce, &blk, &mac, len(ad), len(ciphertext), tag, 1) != 1 {
+		return false
+	}
+	copy(plaintext, blk[:len(ciphertext)])
+	runtimehooks.Memclr(blk[:])
+	return true
+}
+
+func checkSmall(n int, ad []byte) {
+	if n > SmallMax || len(ad) > SmallADMax {
+		panic("chacha20poly1305: internal error: message too long for the small kernels")
+	}
+}

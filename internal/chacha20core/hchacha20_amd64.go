@@ -1,0 +1,26 @@
+//go:build gc && !purego
+
+package chacha20core
+
+// The HChaCha20 kernels (_asm/small.go), in the row layout of the
+// one-call AEAD kernels.
+//
+//go:noescape
+func hChaCha20AVX512(out *[32]byte, key *[32]byte, nonce *[16]byte)
+
+//go:noescape
+func hChaCha20AVX2(out *[32]byte, key *[32]byte, nonce *[16]byte)
+
+// hChaCha20Asm runs HChaCha20 on the AVX512 or AVX2 keystream path's
+// instructions while that path is on, and reports whether it did.
+func hChaCha20Asm(out *[32]byte, key *[32]byte, nonce *[16]byte) bool {
+	switch {
+	case useAVX512:
+		hChaCha20AVX512(out, key, nonce)
+	case useAVX2:
+		hChaCha20AVX2(out, key, nonce)
+	default:
+		return false
+	}
+	return true
+}
