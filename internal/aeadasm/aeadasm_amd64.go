@@ -9,10 +9,10 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-//go:generate sh -c "cd ../chacha20core/_asm && go run . -gen small -out ../../aeadasm/small_amd64.s -pkg aeadasm"
-//go:generate sh -c "cd ../chacha20core/_asm && go run . -gen midavx2 -out ../../aeadasm/mid_avx2_amd64.s -pkg aeadasm"
-//go:generate sh -c "cd ../chacha20core/_asm && go run . -gen midavx512 -out ../../aeadasm/mid_avx512_amd64.s -pkg aeadasm"
-//go:generate sh -c "cd ../chacha20core/_asm && go run . -gen stitched -out ../../aeadasm/stitched_amd64.s -pkg aeadasm"
+//go:generate go run -C ../../_asm . -gen small -out ../internal/aeadasm/small_amd64.s -pkg aeadasm
+//go:generate go run -C ../../_asm . -gen midavx2 -out ../internal/aeadasm/mid_avx2_amd64.s -pkg aeadasm
+//go:generate go run -C ../../_asm . -gen midavx512 -out ../internal/aeadasm/mid_avx512_amd64.s -pkg aeadasm
+//go:generate go run -C ../../_asm . -gen stitched -out ../internal/aeadasm/stitched_amd64.s -pkg aeadasm
 
 // The registry toggles of the kernels, one per keystream instruction set:
 // aead/AVX512Stitched (the AVX-512 families, and the AVX2 small kernel on

@@ -7,7 +7,7 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-//go:generate sh -c "cd _asm && go run . -gen chacha20 -out ../chacha20_amd64.s -pkg chacha20core"
+//go:generate go run -C ../../_asm . -gen chacha20 -out ../internal/chacha20core/chacha20_amd64.s -pkg chacha20core
 
 // The keystream paths, fastest first; the dispatcher takes the first one that
 // is on. x/sys/cpu honours GODEBUG (for example GODEBUG=cpu.avx512f=off), and

@@ -7,7 +7,7 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-//go:generate sh -c "cd _asm && go run . -out ../poly1305_amd64.s -pkg poly1305"
+//go:generate go run -C ../../_asm . -gen poly1305 -out ../internal/poly1305/poly1305_amd64.s -pkg poly1305
 
 // The block functions, fastest first; the dispatcher takes the first one that
 // is on. x/sys/cpu honours GODEBUG (for example GODEBUG=cpu.avx512ifma=off),

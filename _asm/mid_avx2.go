@@ -8,13 +8,13 @@ import (
 
 // ---------------------------------------------------------------------------
 // Stitched AVX2 AEAD for whole messages: the Poly1305 key block and the tag
-// inside the kernel (chachakit issue 8, AVX-512 off)
+// inside the kernel
 //
 //	func xorMACKeySealAVX2(s *State, dst, src, ad, adTail []byte, fin *[80]byte, z *[256]byte, tag *[16]byte)
 //	func xorMACKeyOpenAVX2(s *State, dst, src, ad, adTail []byte, fin *[80]byte, z *[256]byte, tag *[16]byte)
 //
 // One call is a whole ChaCha20-Poly1305 Seal or Open (RFC 8439, Section
-// 2.8) of len(src) >= 449 bytes (shorter ones take aead_generic.go's small
+// 2.8) of len(src) >= 449 bytes (shorter ones take aead_generic.go's short
 // path), in B = ceil((len+64)/512) batches of xorBlocksAVX2's 8-block
 // transposed batch, counters s.Counter+0 onwards. Block j of the keystream
 // is message block j-1, so batch i covers message bytes 512i-64 .. 512i+448.
@@ -31,7 +31,7 @@ import (
 //     r^16 computed by four squarings merged into batch 1's stores (in a
 //     last batch 1, only if the tail needs it); 32
 //     blocks in later batches, two chains of 16 joined by r^16 as in
-//     xorMACAVX2 (fused_avx2.go), the join merged into the stores.
+//     xorMACAVX2 (stitched_avx2.go), the join merged into the stores.
 //   - a last batch of at most 4 blocks (at most 256 message bytes left)
 //     takes xorBlocksAVX2's row layout (two sets of two blocks, one per
 //     128-bit lane), whose rounds are shorter; the MAC work merged into
@@ -72,49 +72,6 @@ import (
 // tail. x/crypto's AVX2 AEAD (chacha20poly1305_amd64.s) and OpenSSL's and
 // BoringSSL's stitched x86-64 AEADs are the source of the stitching idea;
 // the code is this module's.
-//
-// Measured on this Zen 5 (shared, 2 cores; fastest of 8 runs of the kernel
-// alone, BenchmarkMidAVX2 in internal/chacha20core, in place): three
-// batches of keystream alone (xorBlocksAVX2) take about 460 ns; the kernel
-// takes 592 (Seal) and 546 ns (Open) at 1350 bytes (3 batches, a 26-block
-// tail). With the row-layout last batch: 479 / 480 ns at 961 bytes (509 /
-// 520 with the 8-block one), 540 / 491 at 1216, 310 / 312 at 500 (2
-// batches; 370 also before batch 1 skipped r^16 when the tail does not
-// need it: its latency delayed the return). The MAC during the batches is
-// nearly free; Seal's tail is not: about 3.3 ns per MAC block after the
-// last batch, the integer units' throughput here (more than two chains
-// would not help). Open is bound by the integer units too: at 1350 bytes
-// its 87 MAC blocks (about 11.5 cycles each) and r^16 fill the two batches
-// that can carry them. Whole Seal and Open with GODEBUG=cpu.avx512f=off
-// (bench/README.md, issue 8, has the command): 1350 B Seal 637 ns, Open
-// 648 ns (medians of 8; x/crypto 645 / 618 ns in the same run; 856 / 862
-// ns before this kernel), 8 KiB Seal 2.66 µs (x/crypto 2.78, before 2.79;
-// Open at 8 KiB keeps the long loop).
-//
-// Open at 1350 bytes, issue 8's fourth session (same machine and
-// benchmark, Open in place, fastest of 8-10 interleaved runs; the machine
-// was noisy, differences under about 5 ns are not resolved): 546-548 ns
-// before. Removing MAC work from the generated code (wrong tags, timing
-// only) located the cost: all of it, 503-509 ns; only the last batch's,
-// 514-517; only the last batch's chain A, 532; only its chain B, 557 (no
-// gain): the last batch's chain A is what costs, batch 1's 44 blocks are
-// hidden. Tried and dropped: the Poly1305 key block as a scalar ChaCha20
-// block in the general-purpose registers during batch 0 (as the previous
-// notes suggested; 14 words in AX, CX, DX, BP, SI, DI, R8-R15, two in the
-// frame): spread over all ten vector double rounds it is free (545-550)
-// but r then comes no earlier; two scalar double rounds per vector double
-// round over the first five make batch 0 about 25 ns slower (570-589), and
-// the MAC of 5, 10 or 15 of batch 0's blocks in its other five did not win
-// any of that back (570-596): batch 1 was not the bottleneck. Kept: batch 1
-// takes five more blocks of chain A (midOpenX), and the last batch's chain
-// A counts its blocks in BP and chain B's pointer is in SI instead of
-// read-modify-write counters and pointers in the frame: 535-537 ns. With
-// seven blocks per two double rounds in batch 1 (ten more): 558. Whole
-// Open with AVX-512 off (bench package, 8 interleaved rounds, median /
-// fastest): 1350 B 645.5 / 639.1 ns before, 602.4 / 600.8 after (x/crypto
-// 603.2 / 599.3: 1.00x; the goal of 1.05x is not met); aead's
-// BenchmarkMidAVX2 (13 bytes of additional data), medians of 6: 1350 B
-// 629 -> 620 ns, 3000 B 1159 -> 1135, other sizes within the noise.
 //
 // Registers: as in xorMACAVX2: Y0-Y15 and the frame slots as in
 // xorBlocksAVX2 (the row layout: Y0-Y7 the two sets, Y8-Y12 the input
@@ -217,7 +174,7 @@ func genMidAVX2Kernel(open bool) {
 	}
 	vframe := AllocLocal(nslots*W + W)
 	ks := func(r GPPhysical) { LEAQ(slot(24), r) }
-	f := fusedFrame{
+	f := stitchedFrame{
 		state: AllocLocal(8), src: AllocLocal(8), dst: AllocLocal(8), mac: AllocLocal(8),
 		n: AllocLocal(8), r: AllocLocal(24), s1: AllocLocal(8), pow: AllocLocal(24),
 	}
@@ -889,7 +846,7 @@ func genMidAVX2Kernel(open bool) {
 // last 16), h = hA·r^16 + hB; below 16, one chain. Seal first zeroes fin
 // past the ciphertext (fin held the plaintext, then the XOR added the
 // keystream to all 64 bytes).
-func tail(open bool, lbl func(string) string, f fusedFrame, tF16, tMain, tNF, tFin, tR64, cA, cB, zs, tX Mem) {
+func tail(open bool, lbl func(string) string, f stitchedFrame, tF16, tMain, tNF, tFin, tR64, cA, cB, zs, tX Mem) {
 	MOVQ(tFin, RAX)
 	if !open {
 		Comment("Seal: zero fin past the partial block's t%64 bytes of ciphertext.")

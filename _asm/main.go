@@ -53,9 +53,9 @@
 // the counter wrap modulo 2^32 like the rest, but they are never written.
 //
 // Two more functions are the AEAD's stitched loops, ChaCha20 on the vector
-// units with Poly1305 on the integer units: xorMACAVX512 (fused.go: the
+// units with Poly1305 on the integer units: xorMACAVX512 (stitched.go: the
 // 16-lane AVX-512 batch, the MAC in place of the 17th block) and xorMACAVX2
-// (fused_avx2.go: the 8-block AVX2 batch).
+// (stitched_avx2.go: the 8-block AVX2 batch).
 package main
 
 import (
@@ -89,26 +89,30 @@ var (
 	rol8     Mem // PSHUFB mask rotating each 32-bit lane left by 8
 )
 
-// The files this generator writes, one per -gen value: the keystream
-// paths and HChaCha20 of package chacha20core, and one file per family of
-// the AEAD kernels of package aeadasm.
+// The files this generator writes, one per -gen value: the Poly1305 block
+// functions of package poly1305, the keystream paths and HChaCha20 of
+// package chacha20core, and one file per family of the AEAD kernels of
+// package aeadasm. Each runs from the go:generate line of its package.
 var families = map[string]func(){
+	"poly1305": genPoly1305,
 	"chacha20": func() {
+		constants()
 		genAVX512()
 		genAVX2()
 		genSSSE3()
 		genHChaCha20s()
 	},
-	"small":     genSmall,
-	"midavx2":   genMidAVX2,
-	"midavx512": genMidAVX512,
+	"small":     func() { constants(); genSmall() },
+	"midavx2":   func() { constants(); genMidAVX2() },
+	"midavx512": func() { constants(); genMidAVX512() },
 	"stitched": func() {
-		genFused()
-		genFusedAVX2()
+		constants()
+		genStitched()
+		genStitchedAVX2()
 	},
 }
 
-var gen = flag.String("gen", "", "the file to generate: chacha20, small, midavx2, midavx512 or stitched")
+var gen = flag.String("gen", "", "the file to generate: poly1305, chacha20, small, midavx2, midavx512 or stitched")
 
 func main() {
 	flag.Parse()
@@ -118,7 +122,6 @@ func main() {
 		os.Exit(2)
 	}
 	ConstraintExpr("gc,!purego")
-	constants()
 	f()
 	Generate()
 }

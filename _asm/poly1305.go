@@ -1,11 +1,5 @@
-// Command _asm generates poly1305_amd64.s, the amd64 Poly1305 block functions
-// of package poly1305, with avo (github.com/mmcloughlin/avo).
-//
-// Run it through `go generate` in the parent directory:
-//
-//	go run . -out ../poly1305_amd64.s -pkg poly1305
-//
-// Every generated function has the signature
+// The amd64 Poly1305 block functions of package internal/poly1305
+// (-gen poly1305). Every generated function has the signature
 //
 //	func blocksXXX(st *state, msg []byte, hibit uint64)
 //
@@ -24,6 +18,7 @@
 // The vector paths convert h from and to 64-bit limbs at the start and end of
 // each call and compute the powers of r they need each time; that cost is why
 // they only start at a threshold (ifmaMinBlocks, avx2MinBlocks).
+
 package main
 
 import (
@@ -35,7 +30,7 @@ import (
 // The signature avo type-checks; the Go declarations in poly1305_amd64.go use
 // *state, which has the same size and layout as [7]uint64 (h at 0, r at 24,
 // s at 40).
-const signature = "func(st *[7]uint64, msg []byte, hibit uint64)"
+const polySignature = "func(st *[7]uint64, msg []byte, hibit uint64)"
 
 // Offsets in state.
 const (
@@ -51,12 +46,10 @@ const (
 	avx2MinBlocks = 18
 )
 
-func main() {
-	ConstraintExpr("gc,!purego")
-	genScalar()
-	genIFMA()
-	genAVX2()
-	Generate()
+func genPoly1305() {
+	genPolyScalar()
+	genPolyIFMA()
+	genPolyAVX2()
 }
 
 // ---------------------------------------------------------------------------
@@ -65,28 +58,28 @@ func main() {
 // Scalar register map. The state pointer is loaded again at the end, so DI is
 // free as a temporary inside the loop.
 var (
-	rMsg   = RSI // next block
-	rN     = RBX // blocks left
-	rH0    = R8  // h, 64-bit limbs (h2 < 8)
-	rH1    = R9
-	rH2    = R10
-	rR0    = R11 // r, clamped
-	rR1    = R12
-	rS1    = R13 // s1 = r1 + r1>>2 = 5·r1/4
-	rHibit = R14 // 1 for full blocks (the 2^128 bit), 0 for the padded last one
-	rT0    = RCX
-	rT1    = R15
-	rT2    = RDI
+	rMsg    = RSI // next block
+	rBlocks = RBX // blocks left
+	rH0     = R8  // h, 64-bit limbs (h2 < 8)
+	rH1     = R9
+	rH2     = R10
+	rR0     = R11 // r, clamped
+	rR1     = R12
+	rS1     = R13 // s1 = r1 + r1>>2 = 5·r1/4
+	rHibit  = R14 // 1 for full blocks (the 2^128 bit), 0 for the padded last one
+	rT0     = RCX
+	rT1     = R15
+	rT2     = RDI
 )
 
 // scalarPrologue loads the state and the arguments into the scalar register
-// map; rN gets the number of blocks.
+// map; rBlocks gets the number of blocks.
 func scalarPrologue() {
 	Load(Param("st"), RDI)
 	Load(Param("msg").Base(), rMsg)
-	Load(Param("msg").Len(), rN)
+	Load(Param("msg").Len(), rBlocks)
 	Load(Param("hibit"), rHibit)
-	SHRQ(U8(4), rN)
+	SHRQ(U8(4), rBlocks)
 	MOVQ(Mem{Base: RDI, Disp: offH}, rH0)
 	MOVQ(Mem{Base: RDI, Disp: offH + 8}, rH1)
 	MOVQ(Mem{Base: RDI, Disp: offH + 16}, rH2)
@@ -171,11 +164,11 @@ func scalarLoop(name string, count Register) {
 	Label(done)
 }
 
-func genScalar() {
-	TEXT("blocksScalar", NOSPLIT, signature)
+func genPolyScalar() {
+	TEXT("blocksScalar", NOSPLIT, polySignature)
 	Doc("blocksScalar absorbs len(msg)/16 blocks, one at a time, with 64-bit limbs.")
 	scalarPrologue()
-	scalarLoop("scalar", rN)
+	scalarLoop("scalar", rBlocks)
 	scalarEpilogue()
 	RET()
 }

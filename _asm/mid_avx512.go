@@ -13,7 +13,7 @@ import (
 //
 //	func midAVX512(s *State, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
 //
-// The AEAD's whole Seal and Open of 1025..2047 bytes (chacha20core.MidAVX512)
+// The AEAD's whole Seal and Open of 1025..2047 bytes (aeadasm.MidAVX512)
 // in one call: two keystream batches with no copy of the message through a
 // buffer, the whole MAC and the tag. The ciphertext ("mac" below) is dst for
 // a Seal, src for an Open; n = len(src), full = n &^ 63, tailLen = n & 63.
@@ -32,7 +32,7 @@ import (
 //     every lane, the lane powers r^8..r^1); on the integer units r
 //     clamped, then the additional data (whole 16-byte blocks from ad, the
 //     padded last one from the frame) and the first (full/16) mod 8 blocks
-//     of mac ("lead") absorbed one block at a time by fused.go's step
+//     of mac ("lead") absorbed one block at a time by stitched.go's step
 //     (polyBlockOps) from h = 0, so that the IFMA steps end at the end of
 //     the whole blocks.
 //   - batch 2: the remaining full/64 - 16 blocks plus, when tailLen > 0,
@@ -46,7 +46,7 @@ import (
 //     (eight blocks each, from the lead on): a Seal's first seven (they lie
 //     in dst[0:1024], which batch 1 wrote), an Open's first 8, 10 or 12
 //     (the fewest that the layout's lengths have; src is all there). The
-//     IFMA code is internal/poly1305/_asm ifma.go's method (44-bit limbs,
+//     IFMA code is poly1305_ifma.go's method (44-bit limbs,
 //     eight lanes of r^8, a last step by the lane powers; the idea is
 //     OpenSSL's poly1305_blocks_vpmadd52), here on Z16-Z31 with r^8 and the
 //     lane powers read from the frame, starting from the integer
@@ -67,87 +67,18 @@ import (
 // src) is refused by the caller: batch 1 overwrites the ciphertext that the
 // MAC reads during batch 2.
 //
-// midSmallAVX512 (chacha20core.MidAVX512 for 449..1024 bytes, issue 8
-// follow-up) is the same kernel with a smaller batch 1: transposedVL8's
-// 8-lane ymm batch (midBatch1VL8), lane 0 the Poly1305 key block, lanes
-// 1..7 message blocks 0..6 (448 bytes), s.Counter + 8. Batch 2 (1..9
-// blocks, from byte 448 on) is the ymm-lane or zmm-lane layout above,
-// merging three IFMA steps for a Seal (the 28 16-byte blocks of dst[0:448]
-// minus a lead of 0 or 4) and 5 or 7 for an Open (ymm lanes: 705..960
-// bytes, 5..7 steps; zmm lanes: 961..1024, 7..8). With 1..4 blocks in batch
-// 2 (449..704 bytes) both batches are bound by the latency of their rounds
-// (kernel alone at 449 B, temporary edits: 305 ns; without batch 2's
-// rounds 235; with two of batch 1's ten double rounds as well, 143), so
-// batch 2's row set runs in batch 1's rounds instead (midFusedRows, the two
-// instruction streams merged), and all the IFMA steps follow the powers:
-// 449 / 500 / 640 / 700 B went from 305 / 318 / 334 / 355 ns (Seal; Open
-// 305 / 325 / 325 / 342) to 289 / 295 / 303 / 317 (Open 283 / 294 / 299 /
-// 318). Everything else is genMidAVX512Variant's common code, so the
-// 1025..2047-byte kernel's instructions did not change. At the aead level
-// (13 bytes of AD, medians of 7 interleaved runs against the previous
-// path, KeyAndXOR and SumAEAD; x/crypto in brackets), Seal / Open: 500 B
-// 314 / 309 ns against 384 / 390 (337 / 321), 704 B 323 / 313 against 393
-// / 388 (386 / 411), 960 B 411 / 405 against 406 / 420 (493 / 467); 961..
-// 1024 B slower than the previous path (1024 B, an earlier run: 490 / 448
-// against 416 / 413; 9 blocks in batch 2's 16 zmm lanes), so the aead
-// package does not take that range.
-//
-// midAVX512, measured on this Zen 5 (the fastest of 4-15 interleaved runs of the
-// kernel through MidAVX512 with 13 bytes of AD, go test -bench MidAVX512 in
-// internal/chacha20core; every variant below was a temporary edit of this
-// file). The first version (until the MAC was finished in the kernel) left
-// the partial block, the lengths and the tag to the caller (poly1305.MAC,
-// about 37 ns of an Open at 1350 B) and went through buffers for the
-// partial blocks of ad and the message:
-//
-//   - that version: Seal 413 / 450 / 534 / 570 ns at 1088 / 1350 / 1600 /
-//     2047 bytes, Open 405 / 444 / 530 / 565 ns, without the end. For
-//     comparison at 1350 B: xorBlocksAVX512 alone takes 187 ns for 17
-//     blocks and 120 ns for 8, the IFMA Poly1305 of 1344 bytes alone
-//     150-176 ns; that kernel without the MAC and the powers 361 ns.
-//   - this kernel, with the whole MAC and the tag: Seal 409 / 448 / 532 /
-//     581 ns, Open 393 / 440 / 517 / 565 ns (Open 397 / 441 / 526 / 579 with
-//     seven merged IFMA steps for both modes, the previous arrangement). At
-//     the AEAD level (aead BenchmarkMidAVX512Sizes, fastest of 6 interleaved
-//     runs) Open went from 468 / 516 / 591 / 649 ns at 1025 / 1350 / 1600 /
-//     2047 B to 425 / 463 / 545 / 594, Seal from 462 / 502 / 579 / 636 to
-//     430 / 469 / 558 / 609.
-//   - where the time goes: the MAC adds about 90 ns to batch 2 whether its
-//     operations are merged through all the rounds (420-452 ns), through
-//     the first 50-90% of them (within 2% of that), placed after them (454)
-//     or in front of them (463-479). 60 cycles of extra latency on r (a
-//     chain of additions) cost 11-17 ns. The vector units are busy: the
-//     8-lane ymm batch issues about 1000 instructions in about 120 ns, the
-//     IFMA steps and powers about 670 512-bit ones. Leaving three IFMA
-//     steps out altogether (a wrong MAC, as a bound) saves about 25 ns
-//     at 1350 and 1600 B.
-//   - an Open's IFMA steps partly on the integer units during batch 2
-//     (8q blocks after the lead absorbed by fused.go's step, merged into the
-//     rounds, the IFMA steps starting 8q blocks later from zero, and the
-//     integer result times r^48, six general products computed in the same
-//     stream, added to lane 0 after the seventh step, where the remaining
-//     steps multiply it by the rest of r^(8·steps)): q = 1/1/2 (rows/ymm/
-//     zmm lanes): 395 / 452 / 522 / 571 ns at 1088 / 1350 / 1600 / 2047 B
-//     against 400 / 443 / 527 / 576; q = 1/2/3: 394 / 457 / 517 / 569; q =
-//     1/3/3: 399 / 486 / 518 / 571. Slower at 1350 B, where the ymm batch
-//     has the fewest vector instructions to hide the integer work behind.
-//   - an Open's partial block and lengths absorbed before batch 2 from
-//     zero (T), with the lane powers multiplied by r^m (m = those blocks,
-//     r^m read from a lane of the lane powers), so that the end is h + T:
-//     Open 424 / 464 / 547 / 589 ns against 399 / 440 / 527 / 581, slower:
-//     the work between the batches delays batch 2.
-//   - batch 2 for 5..8 blocks in two zmm row sets (fewer but 512-bit
-//     instructions): 460-479 ns at 1350 B, slower; one row set for 1..4
-//     blocks: 397-400 ns at 1088 B against 416-423 with the ymm lanes
-//     (kept).
-//   - the powers on the integer units (fused.go's general products,
-//     written to the frame): 483-491 ns at 1350 B, slower (the MAC starts
-//     later); r read from words 0-3 before batch 1's transposition: no
-//     change; two sets of eight IFMA lanes (r^16, chunks alternating, half
-//     as long a chain): 459-463 ns, slower (one more power and a join).
-//   - an Open-specific order (the key block and blocks 16..22 first in
-//     eight ymm lanes, then 16 zmm lanes with all of the MAC): no faster at
-//     any length (1088-1536 B: 432-466 ns against 405-466 ns).
+// midSmallAVX512 (449..1024 bytes) is the same kernel with a smaller batch
+// 1: transposedVL8's 8-lane ymm batch (midBatch1VL8), lane 0 the Poly1305
+// key block, lanes 1..7 message blocks 0..6 (448 bytes), s.Counter + 8.
+// Batch 2 (1..9 blocks, from byte 448 on) is the ymm-lane or zmm-lane
+// layout above, merging three IFMA steps for a Seal (the 28 16-byte blocks
+// of dst[0:448] minus a lead of 0 or 4) and 5 or 7 for an Open (ymm lanes:
+// 705..960 bytes, 5..7 steps; zmm lanes: 961..1024, 7..8). With 1..4
+// blocks in batch 2 (449..704 bytes) both batches are bound by the latency
+// of their rounds, so batch 2's row set runs in batch 1's rounds instead
+// (midMergedRows, the two instruction streams merged), and all the IFMA
+// steps follow the powers. Everything else is genMidAVX512Variant's common
+// code.
 //
 // Frame: avx512Frame for the hybrid batch, r0, r1, s1 for the integer
 // steps, s, r^8 and the lane powers as five 64-byte vectors each (VPMADD52
@@ -157,165 +88,6 @@ import (
 // The key-derived slots and the plaintext are wiped before returning.
 
 const signatureMid512 = "func(s *[12]uint32, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)"
-
-// ifmaRegs names the registers of one use of the IFMA code.
-type ifmaRegs struct {
-	d        [6]VecPhysical // column sums lo, hi
-	t        VecPhysical
-	l        [3]VecPhysical // message limbs (absorb)
-	m44, m42 VecPhysical    // masks
-	hibit    VecPhysical    // 1 << 40 in every lane: the 2^128 bit in limb 2
-}
-
-// ifmaMulReduceOps returns the operations of out = a·b mod 2^130-5 lane by lane
-// in 44-bit limbs, partly reduced (internal/poly1305/_asm ifma.go,
-// mulReduce, which has the bounds): b is r0, r1, r2, 20·r1, 20·r2, in
-// registers or 64-byte memory operands.
-func ifmaMulReduceOps(g ifmaRegs, a [3]VecPhysical, b [5]Op, out [3]VecPhysical) []func() {
-	d, t := g.d, g.t
-	var ops []func()
-	for _, r := range d {
-		ops = append(ops, func() { VPXORQ(r, r, r) })
-	}
-	terms := [3][3][2]int{ // [step][column]{a index, b index}
-		{{2, 3}, {2, 4}, {2, 0}},
-		{{0, 0}, {0, 1}, {0, 2}},
-		{{1, 4}, {1, 0}, {1, 1}},
-	}
-	for _, step := range terms {
-		for col, tm := range step {
-			ops = append(ops,
-				func() { VPMADD52LUQ(b[tm[1]], a[tm[0]], d[2*col]) },
-				func() { VPMADD52HUQ(b[tm[1]], a[tm[0]], d[2*col+1]) })
-		}
-	}
-	return append(ops,
-		func() { VPSLLQ(U8(8), d[1], d[1]) },
-		func() { VPSLLQ(U8(8), d[3], d[3]) },
-		func() { VPSLLQ(U8(10), d[5], d[5]) },
-		func() { VPSRLQ(U8(44), d[0], t) },
-		func() { VPADDQ(t, d[1], d[1]) },
-		func() { VPANDQ(g.m44, d[0], out[0]) },
-		func() { VPADDQ(d[1], d[2], d[2]) },
-		func() { VPSRLQ(U8(44), d[2], t) },
-		func() { VPADDQ(t, d[3], d[3]) },
-		func() { VPANDQ(g.m44, d[2], out[1]) },
-		func() { VPADDQ(d[3], d[4], d[4]) },
-		func() { VPSRLQ(U8(42), d[4], t) },
-		func() { VPADDQ(t, d[5], d[5]) },
-		func() { VPANDQ(g.m42, d[4], out[2]) },
-		func() { VPSLLQ(U8(2), d[5], t) },
-		func() { VPADDQ(t, d[5], d[5]) },
-		func() { VPADDQ(d[5], out[0], out[0]) },
-		func() { VPSRLQ(U8(44), out[0], t) },
-		func() { VPANDQ(g.m44, out[0], out[0]) },
-		func() { VPADDQ(t, out[1], out[1]) },
-	)
-}
-
-// ifmaAbsorbOps returns the operations that add the eight blocks at ptr+off to
-// h as 44-bit limbs with the 2^128 bit: block k in lane 2k, block k+4 in
-// lane 2k+1 (ifma.go, absorb).
-func ifmaAbsorbOps(g ifmaRegs, h [3]VecPhysical, ptr GPPhysical, off int) []func() {
-	l0, l1, l2 := g.l[0], g.l[1], g.l[2]
-	return []func(){
-		func() { VMOVDQU64(mem(ptr, off), l0) },
-		func() { VMOVDQU64(mem(ptr, off+64), l1) },
-		func() { VPUNPCKLQDQ(l1, l0, l2) },
-		func() { VPUNPCKHQDQ(l1, l0, l1) },
-		func() { VPANDQ(g.m44, l2, l0) },
-		func() { VPADDQ(l0, h[0], h[0]) },
-		func() { VPSRLQ(U8(44), l2, l2) },
-		func() { VPSLLQ(U8(20), l1, l0) },
-		func() { VPORQ(l0, l2, l2) },
-		func() { VPANDQ(g.m44, l2, l2) },
-		func() { VPADDQ(l2, h[1], h[1]) },
-		func() { VPSRLQ(U8(24), l1, l1) },
-		func() { VPORQ(g.hibit, l1, l1) },
-		func() { VPADDQ(l1, h[2], h[2]) },
-	}
-}
-
-// ifmaTimes20Ops: dst = 20·src.
-func ifmaTimes20Ops(src, dst, t VecPhysical) []func() {
-	return []func(){
-		func() { VPSLLQ(U8(2), src, t) },
-		func() { VPSLLQ(U8(4), src, dst) },
-		func() { VPADDQ(t, dst, dst) },
-	}
-}
-
-// ifmaHsumOps adds the eight 64-bit lanes of z into dst, with tmp as scratch
-// (EVEX forms: any of the 32 registers).
-func ifmaHsumOps(z, tmp VecPhysical, dst GPPhysical) []func() {
-	return []func(){
-		func() { VEXTRACTI64X4(U8(1), z, tmp.AsY()) },
-		func() { VPADDQ(tmp.AsY(), z.AsY(), z.AsY()) },
-		func() { VEXTRACTI32X4(U8(1), z.AsY(), tmp.AsX()) },
-		func() { VPADDQ(tmp.AsX(), z.AsX(), z.AsX()) },
-		func() { VPSHUFD(U8(0xEE), z.AsX(), tmp.AsX()) },
-		func() { VPADDQ(tmp.AsX(), z.AsX(), z.AsX()) },
-		func() { VMOVQ(z.AsX(), dst) },
-	}
-}
-
-// ifmaTo44 converts h0, h1, h2 (64-bit limbs, h2 < 8) to 44-bit limbs in place
-// (ifma.go, limbs44), with mask and t.
-func ifmaTo44(h [3]GPPhysical, mask, t GPPhysical) {
-	h0, h1, h2 := h[0], h[1], h[2]
-	MOVQ(U64(ifmaMask44), mask)
-	SHLQ(U8(40), h2)
-	MOVQ(h1, t)
-	SHRQ(U8(24), t)
-	ORQ(t, h2)
-	SHLQ(U8(20), h1)
-	MOVQ(h0, t)
-	SHRQ(U8(44), t)
-	ORQ(t, h1)
-	ANDQ(mask, h1)
-	ANDQ(mask, h0)
-}
-
-// ifmaTo64Ops returns the operations that carry the 44-bit limbs l (each below
-// 2^60) and convert them to 64-bit limbs h with h2 < 8 (ifma.go, limbs64).
-func ifmaTo64Ops(l, h [3]GPPhysical, mask, t GPPhysical) []func() {
-	l0, l1, l2 := l[0], l[1], l[2]
-	h0, h1, h2 := h[0], h[1], h[2]
-	return []func(){
-		func() { MOVQ(U64(ifmaMask44), mask) },
-		func() { MOVQ(l0, t) },
-		func() { SHRQ(U8(44), t) },
-		func() { ANDQ(mask, l0) },
-		func() { ADDQ(t, l1) },
-		func() { MOVQ(l1, t) },
-		func() { SHRQ(U8(44), t) },
-		func() { ANDQ(mask, l1) },
-		func() { ADDQ(t, l2) },
-		func() { MOVQ(l2, t) },
-		func() { SHRQ(U8(42), t) },
-		func() { MOVQ(U64(ifmaMask42), mask) },
-		func() { ANDQ(mask, l2) },
-		func() { LEAQ(Mem{Base: t, Index: t, Scale: 4}, t) },
-		func() { ADDQ(t, l0) },
-		func() { MOVQ(l1, h0) },
-		func() { SHLQ(U8(44), h0) },
-		func() { MOVQ(l1, h1) },
-		func() { SHRQ(U8(20), h1) },
-		func() { MOVQ(l2, t) },
-		func() { SHLQ(U8(24), t) },
-		func() { MOVQ(l2, h2) },
-		func() { SHRQ(U8(40), h2) },
-		func() { ADDQ(l0, h0) },
-		func() { ADCQ(t, h1) },
-		func() { ADCQ(U8(0), h2) },
-	}
-}
-
-// Masks of the 44- and 42-bit limbs.
-const (
-	ifmaMask44 = 1<<44 - 1
-	ifmaMask42 = 1<<42 - 1
-)
 
 type midFrame struct {
 	hy               avx512Frame
@@ -341,14 +113,14 @@ type midFrame struct {
 // (batch 1 the hybrid 17-block batch) or the 449..1024-byte one (batch 1
 // the 8-lane ymm batch).
 type midVariant struct {
-	name      string
-	doc       []string
-	b1        int    // batch 1's message blocks (its key block not counted)
-	sealSteps int    // IFMA steps a Seal merges into batch 2: those in dst[0:64·b1]
-	openSteps [3]int // an Open's merged IFMA steps: rows, ymm lanes, zmm lanes
-	batch1    func(f midFrame)
-	b1Comment []string
-	rowsFused bool // batch 2's row layout (1..4 blocks) runs with batch 1 (midFusedRows)
+	name       string
+	doc        []string
+	b1         int    // batch 1's message blocks (its key block not counted)
+	sealSteps  int    // IFMA steps a Seal merges into batch 2: those in dst[0:64·b1]
+	openSteps  [3]int // an Open's merged IFMA steps: rows, ymm lanes, zmm lanes
+	batch1     func(f midFrame)
+	b1Comment  []string
+	rowsMerged bool // batch 2's row layout (1..4 blocks) runs with batch 1 (midMergedRows)
 }
 
 // stepWords names the number of merged IFMA steps in comments.
@@ -384,7 +156,7 @@ func genMidAVX512() {
 			"does, with batch 1 the 8-lane ymm batch: the Poly1305 key block and the",
 			"first 448 bytes (see mid_avx512.go in _asm)."},
 		b1: 7, sealSteps: 3, openSteps: [3]int{3, 5, 7},
-		batch1: midBatch1VL8, rowsFused: true,
+		batch1: midBatch1VL8, rowsMerged: true,
 		b1Comment: []string{"Batch 1: eight ymm lanes (transposedVL8's layout), lane 0 the",
 			"Poly1305 key block, lanes 1-7 message blocks 0-6."},
 	})
@@ -475,18 +247,18 @@ func genMidAVX512Variant(v midVariant) {
 	VMOVDQU(X0, f.adBuf)
 	Label("mid_adbuf_done")
 
-	if v.rowsFused {
+	if v.rowsMerged {
 		Comment("1..4 blocks after the first 448 bytes: those blocks' row set",
-			"runs in the same rounds as batch 1 (midFusedRows); the MAC after.")
+			"runs in the same rounds as batch 1 (midMergedRows); the MAC after.")
 		CMPQ(f.total2, U8(4))
 		JA(LabelRef("mids_batch1"))
-		midFusedRows(f)
+		midMergedRows(f)
 		JMP(LabelRef("mids_batch1_done"))
 		Label("mids_batch1")
 	}
 	Comment(v.b1Comment...)
 	v.batch1(f)
-	if v.rowsFused {
+	if v.rowsMerged {
 		Label("mids_batch1_done")
 	}
 
@@ -565,9 +337,9 @@ func genMidAVX512Variant(v midVariant) {
 	}
 
 	Comment("The padded additional data, one block at a time from h = 0 (the",
-		"scalar step of fused.go), while the vector units compute the powers.")
+		"scalar step of stitched.go), while the vector units compute the powers.")
 	hA := [3]GPPhysical{R9, R10, R11}
-	pf := fusedFrame{r: f.r, s1: f.s1}
+	pf := stitchedFrame{r: f.r, s1: f.s1}
 	tmp := [4]GPPhysical{RAX, RBX, RCX, R12}
 	for _, r := range hA {
 		XORL(r.As32(), r.As32())
@@ -668,8 +440,8 @@ func genMidAVX512Variant(v midVariant) {
 		"Open (more: src is all there).")
 	MOVQ(f.hy.state, rState)
 	first := 0
-	if v.rowsFused {
-		Comment("Fused rows: all the IFMA steps of mac now (everything is written).")
+	if v.rowsMerged {
+		Comment("Merged rows: all the IFMA steps of mac now (everything is written).")
 		CMPQ(f.total2, U8(4))
 		JA(LabelRef("mid_vl8"))
 		run(macOps(1))
@@ -682,7 +454,7 @@ func genMidAVX512Variant(v midVariant) {
 		if i < first {
 			continue
 		}
-		if i > first || v.rowsFused {
+		if i > first || v.rowsMerged {
 			Label(l.name)
 		}
 		if i < len(layouts)-1 {
@@ -725,7 +497,7 @@ func genMidAVX512Variant(v midVariant) {
 	run(ifmaTo64Ops(lsum, h, R15, RBX))
 
 	Comment("The partial block's 16-byte blocks (ciphertext, zero-padded) and the",
-		"lengths, one at a time (fused.go's step).")
+		"lengths, one at a time (stitched.go's step).")
 	tmp = [4]GPPhysical{RAX, RBX, RCX, R15}
 	MOVQ(f.tailLen, RDI)
 	ADDQ(U8(15), RDI)
@@ -842,7 +614,7 @@ func midBatch1VL8(f midFrame) {
 	ADDL(U8(8), mem(rState, offCounter))
 }
 
-// midFusedRows emits batch 1 of midSmallAVX512 when batch 2 has 1..4
+// midMergedRows emits batch 1 of midSmallAVX512 when batch 2 has 1..4
 // blocks (449..704 bytes): both batches are bound by the latency of their
 // rounds (about 110 and 70 ns), so they run in the same unrolled ten double
 // rounds, merged: transposedVL8's 8 ymm lanes in Y0-Y15 (the key block and
@@ -851,7 +623,7 @@ func midBatch1VL8(f midFrame) {
 // Z25 with its inputs in Z26-Z29. Then batch 1's stores and r, s as
 // midBatch1VL8 leaves them, and batch 2's stores as midRows does them
 // (midTail for a partial block). s.Counter advances by 8 here.
-func midFusedRows(f midFrame) {
+func midMergedRows(f midFrame) {
 	y := yreg
 	for w := 0; w < 16; w++ {
 		switch {

@@ -24,7 +24,7 @@ import (
 //
 // Why: the 16-lane batch keeps the vector units busy (about 680 cycles per
 // KiB on this Zen 5 without the 17th block of xorBlocksAVX512) and leaves
-// the integer units idle, which is where x/crypto's fused AVX2 AEAD (and
+// the integer units idle, which is where x/crypto's stitched AVX2 AEAD (and
 // OpenSSL's and BoringSSL's stitched x86-64 AEADs, the source of the idea)
 // run the MAC. One scalar Poly1305 chain is bound by the latency of its
 // multiply and reduce, about 15.5 cycles per 16-byte block (1 cycle per
@@ -38,7 +38,7 @@ import (
 //
 // which is the same polynomial, (h+m0)·r^64 + m1·r^63 + ... + m63·r. The
 // chains use the block step of the scalar Poly1305 code (clamped r, 64-bit
-// limbs, the reduction folded into the product: internal/poly1305/_asm),
+// limbs, the reduction folded into the product: poly1305.go),
 // with MULX so that the products take r from memory, and 5·c computed by
 // one LEA. The joins are general 3x3-limb products by r^21 (not clamped),
 // two per batch; r^21 is computed once per call (six products, about 55 ns
@@ -46,20 +46,6 @@ import (
 // which has no MAC work and is unrolled for the purpose (in front of the
 // batch, the out-of-order window hid little of it). Two interleaved lanes
 // with r^2 instead would need the general product for every block.
-//
-// Measured on Zen 5 (fastest of several runs of the kernel alone, 16 KiB;
-// the variants are temporary edits of this generator, not kept):
-// keystream alone in 16-lane batches 2.95 µs; stitched with two chains of 32
-// blocks (one join by r^32, three blocks per chain per double round) 3.25
-// µs; with these three chains 3.12-3.15 µs. With the vector rounds removed
-// the MAC alone takes about 3.4-3.6 µs: the integer side is bound by
-// throughput, not latency (six products per block on what measures as one
-// 64-bit multiplier, MULX 1.25 and IMUL 1 cycle each, plus about 25 other
-// integer operations), so the two halves of the stitched loop are about
-// equally long and the result is a little over the longer one. Renaming
-// registers across block steps instead of the three moves that put each
-// new h back in place measured no faster (presumably the core eliminates
-// such moves when it renames registers).
 //
 // Each double round of the vector lanes carries two blocks of each chain,
 // so the ten double rounds absorb 60 of the 64 blocks; the other four (two
@@ -81,7 +67,7 @@ import (
 // The signature avo type-checks; the Go declaration uses *State.
 const signatureMAC = "func(s *[12]uint32, dst []byte, src []byte, mac []byte, skip int, h *[3]uint64, r *[2]uint64)"
 
-type fusedFrame struct {
+type stitchedFrame struct {
 	state, src, dst, mac, n, rounds Mem
 	r                               Mem // r0, r1, 0: r as a three-limb operand
 	s1                              Mem
@@ -108,19 +94,19 @@ var (
 	powSteps = []bool{false, false, true, false, false, true}
 )
 
-const fusedBatch = 1024
+const stitchedBatch = 1024
 
 // polyBlockOps returns the operations that absorb block k of the current
 // batch position (at the frame's MAC pointer + 16k, with the 2^128 bit)
 // into h: h = (h + m)·r, partly reduced. It is blocksScalar's step (see
-// internal/poly1305/_asm scalarLoop for the math) with MULX:
+// poly1305.go scalarLoop for the math) with MULX:
 // d0 = h0·r0 + h1·s1, d1 = h0·r1 + h1·r0 + h2·s1, d2 = h2·r0, then
 // h = d mod 2^130 + 5·(d >> 130). Flags live from an ADD to its ADCs; the
 // vector instructions merged in between do not touch them.
 //
 // The MAC pointer is in register ptr, or in the frame (ptr == nil), then
 // loaded into the first temporary.
-func polyBlockOps(f fusedFrame, tmp [4]GPPhysical, ptr GPPhysical, h [3]GPPhysical, k int) []func() {
+func polyBlockOps(f stitchedFrame, tmp [4]GPPhysical, ptr GPPhysical, h [3]GPPhysical, k int) []func() {
 	var ops []func()
 	if ptr == nil {
 		ptr = tmp[0]
@@ -228,7 +214,7 @@ func mulGeneralOps(a [3]GPPhysical, p [5]GPPhysical, lo, hi GPPhysical, R Mem) [
 // polyGroupOps returns the operations that absorb blocks i..i+count-1 of
 // each chain's part of the batch, relative to the MAC pointer in the frame,
 // chain by chain alternating, and then advance the pointer by 16·count.
-func polyGroupOps(f fusedFrame, counts [3]int) []func() {
+func polyGroupOps(f stitchedFrame, counts [3]int) []func() {
 	var ops []func()
 	for i := 0; i < slices.Max(counts[:]); i++ {
 		for c, ch := range chains {
@@ -300,12 +286,12 @@ var (
 	joinHi = R15
 )
 
-func genFused() {
+func genStitched() {
 	TEXT("xorMACAVX512", NOSPLIT, signatureMAC)
 	Doc("xorMACAVX512 XORs len(src)/1024 batches of 16 keystream blocks into dst and",
 		"absorbs the first len(src) bytes of mac into the Poly1305 accumulator h",
 		"(with r) on the integer units, stitched into the vector code.")
-	f := fusedFrame{
+	f := stitchedFrame{
 		state: AllocLocal(8), src: AllocLocal(8), dst: AllocLocal(8), mac: AllocLocal(8),
 		n: AllocLocal(8), rounds: AllocLocal(8),
 		r: AllocLocal(24), s1: AllocLocal(8), pow: AllocLocal(24), hC: AllocLocal(24),
@@ -420,7 +406,7 @@ func genFused() {
 		if withMAC {
 			Comment("The last blocks of the chains (A: 2, B and C: 1), before any store.")
 			run(polyGroupOps(f, tailCount))
-			ADDQ(U32(fusedBatch-10*step), f.mac)
+			ADDQ(U32(stitchedBatch-10*step), f.mac)
 			for j := 0; j < 3; j++ {
 				MOVQ(chains[2].h[j], f.hC.Offset(8*j))
 			}
@@ -442,8 +428,8 @@ func genFused() {
 		} else {
 			run(vec)
 		}
-		ADDQ(U32(fusedBatch), rSrc)
-		ADDQ(U32(fusedBatch), rDst)
+		ADDQ(U32(stitchedBatch), rSrc)
+		ADDQ(U32(stitchedBatch), rDst)
 		MOVQ(rSrc, f.src)
 		MOVQ(rDst, f.dst)
 		ADDL(U8(16), mem(rState, offCounter))

@@ -1,4 +1,4 @@
-module github.com/chachakit/chachakit/internal/poly1305/_asm
+module github.com/chachakit/chachakit/_asm
 
 go 1.26
 

@@ -176,18 +176,18 @@ func hsum4(y, tmp VecPhysical, dst GPPhysical) {
 	VMOVQ(y.AsX(), dst)
 }
 
-func genAVX2() {
+func genPolyAVX2() {
 	const name = "blocksAVX2"
-	TEXT(name, 0, signature)
+	TEXT(name, 0, polySignature)
 	Doc("blocksAVX2 absorbs len(msg)/16 blocks, four at a time with AVX2",
 		fmt.Sprintf("once there are at least %d, else one at a time.", avx2MinBlocks))
 	frame := AllocLocal(3 * 9 * 32)
 	tabB, tabV, tabR4 := powTable(frame), powTable(frame.Offset(9*32)), powTable(frame.Offset(18*32))
 	lbl := func(s string) string { return name + "_" + s }
 	scalarPrologue()
-	CMPQ(rN, U32(avx2MinBlocks))
+	CMPQ(rBlocks, U32(avx2MinBlocks))
 	JAE(LabelRef(lbl("vector")))
-	scalarLoop(lbl("short"), rN)
+	scalarLoop(lbl("short"), rBlocks)
 	scalarEpilogue()
 	RET()
 
@@ -248,10 +248,10 @@ func genAVX2() {
 
 	Comment("The first len/16 mod 4 blocks, one at a time (while the powers are",
 		"computed); then RBX = steps.")
-	ANDQ(U8(3), rN)
-	scalarLoop(lbl("lead"), rN)
-	Load(Param("msg").Len(), rN)
-	SHRQ(U8(6), rN)
+	ANDQ(U8(3), rBlocks)
+	scalarLoop(lbl("lead"), rBlocks)
+	Load(Param("msg").Len(), rBlocks)
+	SHRQ(U8(6), rBlocks)
 
 	Comment("h in 26-bit limbs, in lane 0")
 	MOVQ(U64(mask26), rT1)
@@ -268,7 +268,7 @@ func genAVX2() {
 
 	Comment("h = (h + m)·r^4 for every step but the last")
 	Label(lbl("loop"))
-	DECQ(rN)
+	DECQ(rBlocks)
 	JZ(LabelRef(lbl("last")))
 	mulReduce26(tabR4)
 	absorb4()
