@@ -7,7 +7,7 @@ import (
 	"github.com/chachakit/chachakit/internal/alias"
 	"github.com/chachakit/chachakit/internal/chacha20core"
 	"github.com/chachakit/chachakit/internal/poly1305"
-	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
+	"github.com/chachakit/chachakit/internal/wipe"
 	xsubtle "github.com/chachakit/chachakit/subtle"
 )
 
@@ -48,7 +48,7 @@ func seal(key *[KeySize]byte, nonce []byte, dst, plaintext, ad []byte) []byte {
 		chacha20core.XORBlocks(&s, buf[:n], buf[:n])
 		copy(ciphertext, buf[chacha20core.BlockSize:])
 		poly1305.SumAEAD(&t, (*[32]byte)(buf[:32]), ad, ciphertext)
-		runtimehooks.Memclr(buf[:n])
+		wipe.Memclr(buf[:n])
 	} else if sealMid(&t, &s, ciphertext, plaintext, ad) {
 		// A mid-size stitched path (amd64) did it.
 	} else if b := stitchedBatches(len(plaintext), true); b > 0 {
@@ -58,7 +58,7 @@ func seal(key *[KeySize]byte, nonce []byte, dst, plaintext, ad []byte) []byte {
 		var polyKey [chacha20core.BlockSize]byte
 		chacha20core.KeyAndXOR(&s, &polyKey, ciphertext, plaintext)
 		poly1305.SumAEAD(&t, (*[32]byte)(polyKey[:32]), ad, ciphertext)
-		runtimehooks.Memclr(polyKey[:])
+		wipe.Memclr(polyKey[:])
 	}
 	copy(tag, t[:])
 	s.Wipe()
@@ -101,7 +101,7 @@ func open(key *[KeySize]byte, nonce []byte, dst, ciphertext, ad []byte) ([]byte,
 		if ok {
 			xorBytes(out, ciphertext, ks[chacha20core.BlockSize:])
 		}
-		runtimehooks.Memclr(ks[:n])
+		wipe.Memclr(ks[:n])
 		s.Wipe()
 		if !ok {
 			clear(out)
@@ -128,7 +128,7 @@ func open(key *[KeySize]byte, nonce []byte, dst, ciphertext, ad []byte) ([]byte,
 		xorBytes(out[:h], ciphertext[:h], ks[chacha20core.BlockSize:])
 		chacha20core.XORKeyStream(&s, out[h:], ciphertext[h:])
 	}
-	runtimehooks.Memclr(ks)
+	wipe.Memclr(ks)
 	s.Wipe()
 	if !ok {
 		clear(out)
@@ -185,7 +185,7 @@ func macInit(p *poly1305.MAC, s *chacha20core.State, ad []byte) {
 	var polyKey [chacha20core.BlockSize]byte
 	chacha20core.Block(s, &polyKey)
 	p.Init((*[32]byte)(polyKey[:32]))
-	runtimehooks.Memclr(polyKey[:])
+	wipe.Memclr(polyKey[:])
 	p.WritePadded(ad)
 }
 

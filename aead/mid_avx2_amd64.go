@@ -7,7 +7,7 @@ import (
 	"encoding/binary"
 
 	"github.com/chachakit/chachakit/internal/chacha20core"
-	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
+	"github.com/chachakit/chachakit/internal/wipe"
 )
 
 // sealMidAVX2 and openMidAVX2: the stitched path of the AVX2 loop for
@@ -100,7 +100,7 @@ func openMidAVX2Run(s *chacha20core.State, ret, out, ciphertext, ad, tag []byte)
 	var want [Overhead]byte
 	chacha20core.OpenMidAVX2(s, out, ciphertext, adFull, adTail, &fin, &z, &want)
 	copy(out[p:], fin[:n-p])
-	runtimehooks.Memclr(fin[:64])
+	wipe.Memclr(fin[:64])
 	s.Wipe()
 	// Constant time: the two halves' differences ORed, one branch on the
 	// result.

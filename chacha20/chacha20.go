@@ -15,7 +15,7 @@ import (
 
 	"github.com/chachakit/chachakit/internal/alias"
 	"github.com/chachakit/chachakit/internal/chacha20core"
-	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
+	"github.com/chachakit/chachakit/internal/wipe"
 	xsubtle "github.com/chachakit/chachakit/subtle"
 )
 
@@ -100,7 +100,7 @@ func newUnauthenticatedCipher(c *Cipher, key, nonce []byte) (*Cipher, error) {
 	if len(nonce) != NonceSize && len(nonce) != NonceSizeX {
 		return nil, errors.New("chacha20: wrong nonce size")
 	}
-	runtimehooks.Do(func() { c.s.InitFrom(key, nonce) })
+	wipe.Do(func() { c.s.InitFrom(key, nonce) })
 	return c, nil
 }
 
@@ -118,7 +118,7 @@ func newUnauthenticatedCipher(c *Cipher, key, nonce []byte) (*Cipher, error) {
 // see package runtimehooks.
 func (s *Cipher) Wipe() {
 	s.s.Wipe()
-	runtimehooks.Memclr(s.buf[:])
+	wipe.Memclr(s.buf[:])
 	s.len = 0
 	s.overflow = false
 	s.wiped = true

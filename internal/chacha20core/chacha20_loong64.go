@@ -4,7 +4,7 @@ package chacha20core
 
 import (
 	"github.com/chachakit/chachakit/internal/impl"
-	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
+	"github.com/chachakit/chachakit/internal/wipe"
 	"github.com/chachakit/chachakit/subtle"
 	"golang.org/x/sys/cpu"
 )
@@ -117,14 +117,14 @@ func xorBlocksVec(s *State, dst, src []byte, lasx bool) {
 	var ks [vecSmallBuf]byte
 	w := keystreamVec(s, ks[:], len(src)/BlockSize, lasx)
 	subtle.XORBytes(dst, src, ks[:len(src)])
-	runtimehooks.Memclr(ks[:w])
+	wipe.Memclr(ks[:w])
 }
 
 // xorBlocksVecLarge is xorBlocksVec for inputs longer than vecSmallBuf.
 func xorBlocksVecLarge(s *State, dst, src []byte, lasx bool) {
 	var ks [vecLargeBuf]byte
 	used := xorBlocksVecLoop(s, dst, src, ks[:], lasx)
-	runtimehooks.Memclr(ks[:used])
+	wipe.Memclr(ks[:used])
 }
 
 // xorBlocksVecLoop runs the keystream and subtle.XORBytes over src,

@@ -6,7 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/chachakit/chachakit/internal/impl"
-	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
+	"github.com/chachakit/chachakit/internal/wipe"
 	"github.com/chachakit/chachakit/subtle"
 	"golang.org/x/sys/cpu"
 )
@@ -71,7 +71,7 @@ func xorBlocksRVV(s *State, dst, src []byte) {
 	keystreamRVV(s, &ks[0], blocks)
 	s.Counter += uint32(blocks)
 	subtle.XORBytes(dst, src, ks[:len(src)])
-	runtimehooks.Memclr(ks[:len(src)])
+	wipe.Memclr(ks[:len(src)])
 }
 
 // xorBlocksRVVLarge is xorBlocksRVV for inputs longer than rvvSmallBuf.
@@ -79,7 +79,7 @@ func xorBlocksRVVLarge(s *State, dst, src []byte) {
 	var buf [rvvLargeBuf / 8]uint64
 	ks := asBytes(buf[:])
 	used := xorBlocksRVVLoop(s, dst, src, ks)
-	runtimehooks.Memclr(ks[:used])
+	wipe.Memclr(ks[:used])
 }
 
 // asBytes returns the memory of b as bytes. The buffers are declared as

@@ -3,7 +3,7 @@
 package chacha20core
 
 import (
-	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
+	"github.com/chachakit/chachakit/internal/wipe"
 	"golang.org/x/sys/cpu"
 )
 
@@ -95,7 +95,7 @@ func OpenSmall(avx512 bool, key *[32]byte, nonce []byte, plaintext, ciphertext [
 		return false
 	}
 	copy(plaintext, blk[:len(ciphertext)])
-	runtimehooks.Memclr(blk[:])
+	wipe.Memclr(blk[:])
 	return true
 }
 
