@@ -8,7 +8,7 @@ import (
 	"github.com/chachakit/chachakit/internal/chacha20core"
 	"github.com/chachakit/chachakit/internal/poly1305"
 	"github.com/chachakit/chachakit/internal/wipe"
-	xsubtle "github.com/chachakit/chachakit/subtle"
+	"github.com/chachakit/chachakit/internal/xorbytes"
 )
 
 // smallMax is the longest message whose keystream is generated in the same
@@ -205,5 +205,5 @@ func roundUp(n int) int {
 
 // xorBytes sets dst = x ^ ks for len(x) bytes; dst and x may be the same.
 func xorBytes(dst, x, ks []byte) {
-	xsubtle.XORBytes(dst[:len(x)], x, ks[:len(x)])
+	xorbytes.XORBytes(dst[:len(x)], x, ks[:len(x)])
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/chachakit/chachakit/internal/alias"
 	"github.com/chachakit/chachakit/internal/chacha20core"
 	"github.com/chachakit/chachakit/internal/wipe"
-	xsubtle "github.com/chachakit/chachakit/subtle"
+	"github.com/chachakit/chachakit/internal/xorbytes"
 )
 
 const (
@@ -250,7 +250,7 @@ func (s *Cipher) generated(n int) {
 // useBuffer XORs up to max buffered bytes into dst and returns how many.
 func (s *Cipher) useBuffer(dst, src []byte, max int) int {
 	n := min(max, len(src))
-	xsubtle.XORBytes(dst[:n], src[:n], s.buf[bufSize-s.len:])
+	xorbytes.XORBytes(dst[:n], src[:n], s.buf[bufSize-s.len:])
 	s.len -= n
 	return n
 }
