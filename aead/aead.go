@@ -29,7 +29,7 @@ import (
 	"crypto/fips140"
 	"errors"
 
-	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
+	"github.com/chachakit/chachakit/internal/wipe"
 )
 
 const (
@@ -93,7 +93,7 @@ type Wiper interface {
 
 // key is an AEAD's key, held in the AEAD itself as in x/crypto, so that
 // New costs what x/crypto's does: one allocation. New and NewX allocate it
-// inside runtimehooks.Do, so that in a build with runtime/secret the runtime
+// inside wipe.Do, so that in a build with runtime/secret the runtime
 // erases it once it is unreachable.
 type key struct {
 	k     [KeySize]byte
@@ -109,7 +109,7 @@ func (k *key) get() *[KeySize]byte {
 }
 
 func (k *key) Wipe() {
-	runtimehooks.Memclr(k.k[:])
+	wipe.Memclr(k.k[:])
 	k.wiped = true
 }
 
@@ -126,7 +126,7 @@ func New(key []byte) (cipher.AEAD, error) {
 		return nil, errKeyLen
 	}
 	var c *chacha20poly1305
-	runtimehooks.Do(func() {
+	wipe.Do(func() {
 		c = new(chacha20poly1305)
 		copy(c.k[:], key)
 	})
@@ -147,7 +147,7 @@ func NewX(key []byte) (cipher.AEAD, error) {
 		return nil, errKeyLen
 	}
 	var x *xchacha20poly1305
-	runtimehooks.Do(func() {
+	wipe.Do(func() {
 		x = new(xchacha20poly1305)
 		copy(x.k[:], key)
 	})

@@ -7,8 +7,8 @@ import (
 	"github.com/chachakit/chachakit/internal/alias"
 	"github.com/chachakit/chachakit/internal/chacha20core"
 	"github.com/chachakit/chachakit/internal/poly1305"
-	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
-	xsubtle "github.com/chachakit/chachakit/subtle"
+	"github.com/chachakit/chachakit/internal/wipe"
+	"github.com/chachakit/chachakit/internal/xorbytes"
 )
 
 // shortMax is the longest message whose keystream is generated in the same
@@ -49,13 +49,13 @@ func seal(key *[KeySize]byte, nonce []byte, dst, plaintext, ad []byte) []byte {
 		chacha20core.XORBlocks(&s, buf[:n], buf[:n])
 		copy(ciphertext, buf[chacha20core.BlockSize:])
 		poly1305.SumAEAD(&t, (*[32]byte)(buf[:32]), ad, ciphertext)
-		runtimehooks.Memclr(buf[:n])
+		wipe.Memclr(buf[:n])
 	} else {
 		// Block 0 shares a call with the first 16 message blocks.
 		var polyKey [chacha20core.BlockSize]byte
 		chacha20core.KeyAndXOR(&s, &polyKey, ciphertext, plaintext)
 		poly1305.SumAEAD(&t, (*[32]byte)(polyKey[:32]), ad, ciphertext)
-		runtimehooks.Memclr(polyKey[:])
+		wipe.Memclr(polyKey[:])
 	}
 	copy(tag, t[:])
 	s.Wipe()
@@ -101,7 +101,7 @@ func open(key *[KeySize]byte, nonce []byte, dst, ciphertext, ad []byte) ([]byte,
 		if ok {
 			xorBytes(out, ciphertext, ks[chacha20core.BlockSize:])
 		}
-		runtimehooks.Memclr(ks[:n])
+		wipe.Memclr(ks[:n])
 		s.Wipe()
 		if !ok {
 			clear(out)
@@ -121,7 +121,7 @@ func open(key *[KeySize]byte, nonce []byte, dst, ciphertext, ad []byte) ([]byte,
 		xorBytes(out[:h], ciphertext[:h], ks[chacha20core.BlockSize:])
 		chacha20core.XORKeyStream(&s, out[h:], ciphertext[h:])
 	}
-	runtimehooks.Memclr(ks)
+	wipe.Memclr(ks)
 	s.Wipe()
 	if !ok {
 		clear(out)
@@ -137,5 +137,5 @@ func roundUp(n int) int {
 
 // xorBytes sets dst = x ^ ks for len(x) bytes; dst and x may be the same.
 func xorBytes(dst, x, ks []byte) {
-	xsubtle.XORBytes(dst[:len(x)], x, ks[:len(x)])
+	xorbytes.XORBytes(dst[:len(x)], x, ks[:len(x)])
 }

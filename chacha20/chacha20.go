@@ -15,8 +15,8 @@ import (
 
 	"github.com/chachakit/chachakit/internal/alias"
 	"github.com/chachakit/chachakit/internal/chacha20core"
-	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
-	xsubtle "github.com/chachakit/chachakit/subtle"
+	"github.com/chachakit/chachakit/internal/wipe"
+	"github.com/chachakit/chachakit/internal/xorbytes"
 )
 
 const (
@@ -100,7 +100,7 @@ func newUnauthenticatedCipher(c *Cipher, key, nonce []byte) (*Cipher, error) {
 	if len(nonce) != NonceSize && len(nonce) != NonceSizeX {
 		return nil, errors.New("chacha20: wrong nonce size")
 	}
-	runtimehooks.Do(func() { c.s.InitFrom(key, nonce) })
+	wipe.Do(func() { c.s.InitFrom(key, nonce) })
 	return c, nil
 }
 
@@ -118,7 +118,7 @@ func newUnauthenticatedCipher(c *Cipher, key, nonce []byte) (*Cipher, error) {
 // see package runtimehooks.
 func (s *Cipher) Wipe() {
 	s.s.Wipe()
-	runtimehooks.Memclr(s.buf[:])
+	wipe.Memclr(s.buf[:])
 	s.len = 0
 	s.overflow = false
 	s.wiped = true
@@ -250,7 +250,7 @@ func (s *Cipher) generated(n int) {
 // useBuffer XORs up to max buffered bytes into dst and returns how many.
 func (s *Cipher) useBuffer(dst, src []byte, max int) int {
 	n := min(max, len(src))
-	xsubtle.XORBytes(dst[:n], src[:n], s.buf[bufSize-s.len:])
+	xorbytes.XORBytes(dst[:n], src[:n], s.buf[bufSize-s.len:])
 	s.len -= n
 	return n
 }

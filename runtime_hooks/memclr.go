@@ -25,7 +25,7 @@
 // the library owns.
 package runtimehooks
 
-import "unsafe"
+import "github.com/chachakit/chachakit/internal/wipe"
 
 // Memclr sets every byte of b to zero. It touches only b[0:len(b)], never the
 // rest of b's capacity, and allocates nothing.
@@ -38,31 +38,10 @@ import "unsafe"
 // Memclr is what the library uses to destroy keys, key-derived values and
 // keystream; see the package documentation for what a wipe cannot reach.
 func Memclr(b []byte) {
-	// Why the wipe cannot be removed. Go's compiler deletes a store in
-	// two cases only (cmd/compile/internal/ssa/deadstore.go): when a later
-	// store overwrites the same bytes before anything reads them, and when
-	// a local variable is never read at all and its address is never handed
-	// to a call. The first cannot apply to a wipe: nothing writes the
-	// memory after it, and if something did, the key would be overwritten
-	// anyway. In the second case the compiler deletes every store to that
-	// variable, including those that would have put the key there: the key
-	// never reaches the variable's memory, so there is nothing to wipe.
-	// Whatever put a key into memory the compiler cannot see through (a
-	// call, assembly, a read of the variable) keeps all its stores, the
-	// wipe included. Memclr inlines into its caller, and leaves there:
-	//
-	//   - on riscv64, a call of the assembly function memclr
-	//     (memclr_riscv64.s), which the compiler cannot remove;
-	//   - on the other architectures, clear(b) (memclr_runtime.go): a call of
-	//     the runtime's memclr, or for a length known at compile time the
-	//     same stores inline, under the rules above;
-	//   - with purego, gccgo, -race, -msan or -asan: a call of
-	//     memclrGeneric, a //go:noinline function that runs clear() on
-	//     memory it receives through a parameter (memclr_generic.go).
-	//
-	// TestWipeSurvivesStack checks it on a local array that no Go code
-	// reads after the wipe, through an address the compiler cannot see.
-	memclrBytes(b)
+	// The code, and why the compiler cannot remove the wipe, are in
+	// internal/wipe. This call inlines into the caller and leaves there
+	// exactly what a call of wipe.Memclr leaves.
+	wipe.Memclr(b)
 }
 
 // Wipe sets every element of p to zero through [Memclr], and so with the
@@ -79,9 +58,5 @@ func Memclr(b []byte) {
 // T is restricted to integer types, which hold no pointers: zeroing memory
 // that holds pointers behind the garbage collector's back would be unsafe.
 func Wipe[T ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~int8 | ~int16 | ~int32 | ~int64](p []T) {
-	if len(p) == 0 {
-		return
-	}
-	var zero T
-	Memclr(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(p))), uintptr(len(p))*unsafe.Sizeof(zero)))
+	wipe.Wipe(p)
 }

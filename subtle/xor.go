@@ -16,11 +16,7 @@
 // golang.org/x/sys/cpu) steers the default choice.
 package subtle
 
-import (
-	"unsafe"
-
-	"github.com/chachakit/chachakit/internal/alias"
-)
+import "github.com/chachakit/chachakit/internal/xorbytes"
 
 // XORBytes sets dst[i] = x[i] ^ y[i] for all i < n = min(len(x), len(y)),
 // returning n, the number of bytes written to dst.
@@ -32,28 +28,7 @@ import (
 //
 // Its contract, including the panic texts, is crypto/subtle.XORBytes's.
 func XORBytes(dst, x, y []byte) int {
-	n := min(len(x), len(y))
-	if n == 0 {
-		return 0
-	}
-	if n > len(dst) {
-		panic("subtle.XORBytes: dst too short")
-	}
-	if alias.InexactOverlap(dst[:n], x[:n]) || alias.InexactOverlap(dst[:n], y[:n]) {
-		panic("subtle.XORBytes: invalid overlap")
-	}
-	// The dispatch: a chain over the tiers' toggles (constant false for a
-	// tier an architecture lacks, so the compiler drops that rung). It
-	// lives here rather than in a helper so that it costs no extra call.
-	d, a, b := unsafe.SliceData(dst), unsafe.SliceData(x), unsafe.SliceData(y)
-	if useWide {
-		xorBytesWide(d, a, b, n)
-	} else if useNarrow {
-		xorBytesNarrow(d, a, b, n)
-	} else if useScalar {
-		xorBytesScalar(d, a, b, n)
-	} else {
-		xorBytesGeneric(dst[:n], x[:n], y[:n])
-	}
-	return n
+	// The code is in internal/xorbytes; this call inlines into the caller,
+	// which then calls xorbytes.XORBytes directly.
+	return xorbytes.XORBytes(dst, x, y)
 }

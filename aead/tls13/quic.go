@@ -9,7 +9,7 @@ import (
 
 	"github.com/chachakit/chachakit/aead"
 	"github.com/chachakit/chachakit/internal/chacha20core"
-	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
+	"github.com/chachakit/chachakit/internal/wipe"
 )
 
 const (
@@ -84,7 +84,7 @@ func NewPacketProtector(secret []byte) (*PacketProtector, error) {
 // secret; the header protection key is left alone.
 func (p *PacketProtector) setPacketKeys(secret []byte) error {
 	var key [KeySize]byte
-	defer runtimehooks.Memclr(key[:])
+	defer wipe.Memclr(key[:])
 	if err := expandInto(key[:], secret, "quic key"); err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func (p *PacketProtector) check() {
 func (p *PacketProtector) Next() (*PacketProtector, error) {
 	p.check()
 	var next [SecretSize]byte
-	defer runtimehooks.Memclr(next[:])
+	defer wipe.Memclr(next[:])
 	if err := expandInto(next[:], p.secret[:], "quic ku"); err != nil {
 		return nil, err
 	}
@@ -204,7 +204,7 @@ func (p *PacketProtector) HeaderMask(sample []byte) (mask [MaskSize]byte) {
 	s.Init(&p.hp, (*[12]byte)(sample[4:16]), binary.LittleEndian.Uint32(sample[0:4]))
 	chacha20core.Block(&s, &block)
 	copy(mask[:], block[:MaskSize])
-	runtimehooks.Memclr(block[:])
+	wipe.Memclr(block[:])
 	s = chacha20core.State{}
 	return mask
 }
@@ -313,8 +313,8 @@ func (p *PacketProtector) Wipe() {
 		wipeAEAD(p.aead)
 	}
 	p.aead = nil
-	runtimehooks.Memclr(p.secret[:])
-	runtimehooks.Memclr(p.hp[:])
-	runtimehooks.Memclr(p.iv[:])
-	runtimehooks.Memclr(p.nonce[:])
+	wipe.Memclr(p.secret[:])
+	wipe.Memclr(p.hp[:])
+	wipe.Memclr(p.iv[:])
+	wipe.Memclr(p.nonce[:])
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/chachakit/chachakit/aead"
 	"github.com/chachakit/chachakit/internal/alias"
-	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
+	"github.com/chachakit/chachakit/internal/wipe"
 )
 
 const (
@@ -95,7 +95,7 @@ func NewRecordProtector(secret []byte) (*RecordProtector, error) {
 		return nil, errSecretSize
 	}
 	var key [KeySize]byte
-	defer runtimehooks.Memclr(key[:])
+	defer wipe.Memclr(key[:])
 	p := new(RecordProtector)
 	if err := expandInto(key[:], secret, "key"); err != nil {
 		return nil, err
@@ -105,7 +105,7 @@ func NewRecordProtector(secret []byte) (*RecordProtector, error) {
 	}
 	a, err := aead.New(key[:])
 	if err != nil {
-		runtimehooks.Memclr(p.iv[:])
+		wipe.Memclr(p.iv[:])
 		return nil, err
 	}
 	p.aead = a
@@ -236,8 +236,8 @@ func (p *RecordProtector) Wipe() {
 		wipeAEAD(p.aead)
 	}
 	p.aead = nil
-	runtimehooks.Memclr(p.iv[:])
-	runtimehooks.Memclr(p.nonce[:])
+	wipe.Memclr(p.iv[:])
+	wipe.Memclr(p.nonce[:])
 	p.seq = 0
 }
 

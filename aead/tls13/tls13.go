@@ -42,7 +42,7 @@ import (
 	"fmt"
 
 	"github.com/chachakit/chachakit/aead"
-	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
+	"github.com/chachakit/chachakit/internal/wipe"
 )
 
 // Suite is the only cipher suite this package implements.
@@ -131,7 +131,7 @@ func expandInto(out, secret []byte, label string) error {
 		return err
 	}
 	copy(out, b)
-	runtimehooks.Memclr(b)
+	wipe.Memclr(b)
 	return nil
 }
 

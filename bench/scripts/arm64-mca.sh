@@ -189,7 +189,7 @@ done
 [[ $icount == 1 ]] || exit 0
 
 # Guest instructions per byte under QEMU, per path and size: XORBlocks in
-# place (chachakit: chacha20core and subtle) and x/crypto's public
+# place (chachakit: chacha20core and xorbytes) and x/crypto's public
 # XORKeyStream on one cipher (its chacha20 package, which keeps the unused
 # keystream of a 256-byte batch for the next call: below 256 bytes its
 # figure is an average over calls). The runtime (memmove, memclr) is left
@@ -199,7 +199,7 @@ if [[ ! -x $icount_sh ]] && [[ ! -f $icount_sh ]]; then
 	echo "arm64-mca.sh: $icount_sh not found; skipping instruction counts" >&2
 	exit 0
 fi
-sym='^(github\.com/chachakit/chachakit/(internal/chacha20core\.(XORBlocks|xorBlocks|blockGeneric)|subtle\.)|golang\.org/x/crypto/chacha20\.|crypto/internal/fips140/subtle\.)'
+sym='^(github\.com/chachakit/chachakit/(internal/chacha20core\.(XORBlocks|xorBlocks|blockGeneric)|internal/xorbytes\.)|golang\.org/x/crypto/chacha20\.|crypto/internal/fips140/subtle\.)'
 echo
 echo "Guest instructions per byte under qemu-aarch64 -cpu $icpu (XORBlocks in place; x/crypto: Cipher.XORKeyStream):"
 printf '%-8s' "bytes"

@@ -25,12 +25,12 @@ sizes=("$@")
 
 bin=$(mktemp -d)/rh.test
 if [[ $cpu == rva23u64 ]]; then
-	GORISCV64=rva23u64 GOARCH=riscv64 go test -c -o "$bin" ./runtime_hooks
+	GORISCV64=rva23u64 GOARCH=riscv64 go test -c -o "$bin" ./internal/wipe
 else
-	GOARCH=riscv64 go test -c -o "$bin" ./runtime_hooks
+	GOARCH=riscv64 go test -c -o "$bin" ./internal/wipe
 fi
 icountsh=bench/scripts/qemu-icount.sh
-P='^github.com/chachakit/chachakit/runtime_hooks\.'
+P='^github.com/chachakit/chachakit/internal/wipe\.'
 
 declare -A bytes=([5]=5 [16]=16 [64]=64 [256]=256 [4096]=4096 [65536]=65536 [1M]=1048576
 	[R1K_2K]=103118 [R2K_8K]=337425 [R4K_16K]=369615 [R160K_228K]=1627017)
@@ -44,7 +44,7 @@ icount() { # SYM OPS BYTES BENCH
 count_clear() { # BENCH OPS
 	local log callpc
 	log=$(mktemp)
-	callpc=$(go tool objdump -s 'runtime_hooks\.clearLoop$' "$bin" |
+	callpc=$(go tool objdump -s 'internal/wipe\.clearLoop$' "$bin" |
 		awk '/CALL runtime\.memclrNoHeapPointers\(SB\)/{sub(/^0x0*/, "", $2); print $2}')
 	"$icountsh" -arch riscv64 -cpu "$cpu" -bin "$bin" \
 		-sym "^runtime\.memclrNoHeapPointers\$|${P}clearLoop\$" -log "$log" -- \

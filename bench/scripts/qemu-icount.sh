@@ -36,14 +36,14 @@
 # 10 ms without rescheduling to stop at its next function prologue, which
 # then runs the measured function's stack-growth path (~24 instructions on
 # loong64). Benchmarks meant for counting should yield between operations
-# (see -icount in subtle/xor_test.go). Functions inlined into a caller
+# (see -icount in internal/xorbytes/xor_test.go). Functions inlined into a caller
 # outside the ranges are not counted: check with -gcflags=-m.
 #
 # Example (loong64, LASX XORBytes, 2048 bytes; each level of -test.bench is
 # anchored, or XORBytes would also match XORBytesAlignment):
-#   GOARCH=loong64 go test -c -o /tmp/s.test ./subtle
+#   GOARCH=loong64 go test -c -o /tmp/s.test ./internal/xorbytes
 #   bench/scripts/qemu-icount.sh -arch loong64 -cpu la464 -bin /tmp/s.test \
-#     -sym '^github.com/chachakit/chachakit/subtle\.(XORBytes|xorBytes)' \
+#     -sym '^github.com/chachakit/chachakit/internal/xorbytes\.(XORBytes|xorBytes)' \
 #     -ops 20 -bytes 2048 -- -test.run='^$' -icount \
 #     -test.bench='^BenchmarkXORBytes$/^2048Bytes$/^impl=LASX$'
 set -euo pipefail

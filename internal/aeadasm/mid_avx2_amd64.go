@@ -7,7 +7,7 @@ import (
 	"encoding/binary"
 
 	"github.com/chachakit/chachakit/internal/chacha20core"
-	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
+	"github.com/chachakit/chachakit/internal/wipe"
 )
 
 // The mid-size AVX2 kernels (mid_avx2_amd64.s; internal/chacha20core/_asm
@@ -92,7 +92,7 @@ func openMidAVX2(s *chacha20core.State, out, ciphertext, ad []byte, tag *[16]byt
 	var want [16]byte
 	xorMACKeyOpenAVX2(s, out, ciphertext, adFull, adTail, &fin, &z, &want)
 	copy(out[p:], fin[:n-p])
-	runtimehooks.Memclr(fin[:64])
+	wipe.Memclr(fin[:64])
 	// Constant time: the two halves' differences ORed, one branch on the
 	// result.
 	d := (binary.LittleEndian.Uint64(want[:]) ^ tg0) | (binary.LittleEndian.Uint64(want[8:]) ^ tg1)

@@ -2,7 +2,7 @@
 
 package aeadasm
 
-import runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
+import "github.com/chachakit/chachakit/internal/wipe"
 
 // aeadSmallAVX512 (small_amd64.s): keystream blocks 0 (the Poly1305 key)
 // and 1 of key and nonce (12 bytes, or 24 for XChaCha20: the HChaCha20
@@ -69,7 +69,7 @@ func openSmall(avx512 bool, key *[32]byte, nonce []byte, plaintext, ciphertext, 
 		return false
 	}
 	copy(plaintext, blk[:len(ciphertext)])
-	runtimehooks.Memclr(blk[:])
+	wipe.Memclr(blk[:])
 	return true
 }
 

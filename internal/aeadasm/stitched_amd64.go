@@ -8,7 +8,7 @@ import (
 
 	"github.com/chachakit/chachakit/internal/chacha20core"
 	"github.com/chachakit/chachakit/internal/poly1305"
-	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
+	"github.com/chachakit/chachakit/internal/wipe"
 )
 
 // The stitched loops (stitched_amd64.s): xorMACAVX512 runs 16-block
@@ -92,7 +92,7 @@ func macInit(p *poly1305.MAC, s *chacha20core.State, ad []byte) {
 	var polyKey [chacha20core.BlockSize]byte
 	chacha20core.Block(s, &polyKey)
 	p.Init((*[32]byte)(polyKey[:32]))
-	runtimehooks.Memclr(polyKey[:])
+	wipe.Memclr(polyKey[:])
 	p.WritePadded(ad)
 }
 

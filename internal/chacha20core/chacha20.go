@@ -12,7 +12,7 @@ import (
 	"encoding/binary"
 	"unsafe"
 
-	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
+	"github.com/chachakit/chachakit/internal/wipe"
 )
 
 const (
@@ -65,7 +65,7 @@ func (s *State) InitFrom(key, nonce []byte) {
 		HChaCha20(&subkey, (*[32]byte)(key), (*[16]byte)(nonce))
 		copy(n[4:], nonce[16:24])
 		s.Init(&subkey, &n, 0)
-		runtimehooks.Memclr(subkey[:])
+		wipe.Memclr(subkey[:])
 		return
 	}
 	copy(n[:], nonce)
@@ -75,7 +75,7 @@ func (s *State) InitFrom(key, nonce []byte) {
 // Wipe zeroes the whole state, key included, in a way the compiler cannot
 // remove.
 func (s *State) Wipe() {
-	runtimehooks.Memclr(unsafe.Slice((*byte)(unsafe.Pointer(s)), unsafe.Sizeof(*s)))
+	wipe.Memclr(unsafe.Slice((*byte)(unsafe.Pointer(s)), unsafe.Sizeof(*s)))
 }
 
 // XORBlocks XORs src with the keystream starting at block s.Counter and
@@ -119,7 +119,7 @@ func XORKeyStream(s *State, dst, src []byte) {
 	copy(buf[:], rest)
 	xorBlocks(s, buf[:n], buf[:n])
 	copy(dst[head:len(src)], buf[:len(rest)])
-	runtimehooks.Memclr(buf[:n])
+	wipe.Memclr(buf[:n])
 }
 
 // tailBlocks is how many blocks, the partial one included, XORKeyStream
@@ -148,7 +148,7 @@ func KeyAndXOR(s *State, key *[BlockSize]byte, dst, src []byte) {
 	xorBlocks(s, buf[:n], buf[:n])
 	copy(key[:], buf[:BlockSize])
 	copy(dst[:h], buf[BlockSize:BlockSize+h])
-	runtimehooks.Memclr(buf[:n])
+	wipe.Memclr(buf[:n])
 	if h < len(src) {
 		XORKeyStream(s, dst[h:len(src)], src[h:])
 	}

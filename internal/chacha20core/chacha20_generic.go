@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"math/bits"
 
-	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
+	"github.com/chachakit/chachakit/internal/wipe"
 )
 
 // qr is the ChaCha20 quarter round (RFC 8439, Section 2.1).
@@ -36,7 +36,7 @@ func xorBlocksGeneric(s *State, dst, src []byte) {
 		s.Counter++
 		dst, src = dst[BlockSize:], src[BlockSize:]
 	}
-	runtimehooks.Wipe(f[:])
+	wipe.Wipe(f[:])
 }
 
 // blockGeneric computes the keystream block numbered s.Counter, leaving the
@@ -45,7 +45,7 @@ func blockGeneric(s *State, out *[BlockSize]byte) {
 	*out = [BlockSize]byte{}
 	f := s.firstColumns()
 	xorBlockGeneric(s, &f, out, out)
-	runtimehooks.Wipe(f[:])
+	wipe.Wipe(f[:])
 }
 
 // firstColumns returns the first column round of columns 1, 2 and 3, which

@@ -10,7 +10,7 @@ import (
 	"encoding/binary"
 	"unsafe"
 
-	runtimehooks "github.com/chachakit/chachakit/runtime_hooks"
+	"github.com/chachakit/chachakit/internal/wipe"
 )
 
 const (
@@ -87,7 +87,7 @@ func (m *MAC) WritePadded(p []byte) {
 		var b [BlockSize]byte
 		copy(b[:], tail)
 		blocks(&m.st, b[:], true)
-		runtimehooks.Memclr(b[:])
+		wipe.Memclr(b[:])
 	}
 }
 
@@ -101,7 +101,7 @@ func (m *MAC) Sum(out *[TagSize]byte) {
 		blocks(&m.st, m.buf[:], false)
 	}
 	finalize(out, &m.st)
-	runtimehooks.Memclr(unsafe.Slice((*byte)(unsafe.Pointer(m)), unsafe.Sizeof(*m)))
+	wipe.Memclr(unsafe.Slice((*byte)(unsafe.Pointer(m)), unsafe.Sizeof(*m)))
 }
 
 // Sum computes the tag of msg under key in one call.

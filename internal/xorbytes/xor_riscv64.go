@@ -1,6 +1,6 @@
 //go:build gc && !purego
 
-package subtle
+package xorbytes
 
 import (
 	"github.com/chachakit/chachakit/internal/impl"

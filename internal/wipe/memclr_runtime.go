@@ -1,6 +1,6 @@
 //go:build gc && !purego && !riscv64 && !race && !msan && !asan
 
-package runtimehooks
+package wipe
 
 // memclrBytes is clear(b) itself on these architectures: the runtime's
 // memclr (memclrNoHeapPointers) is already the fastest code there is, and

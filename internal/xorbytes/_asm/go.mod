@@ -1,4 +1,4 @@
-module github.com/chachakit/chachakit/subtle/_asm
+module github.com/chachakit/chachakit/internal/xorbytes/_asm
 
 go 1.26
 

@@ -1,6 +1,6 @@
 //go:build !gc || purego || (!riscv64 && (race || msan || asan))
 
-package runtimehooks
+package wipe
 
 import "unsafe"
 

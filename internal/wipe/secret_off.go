@@ -1,6 +1,6 @@
 //go:build !goexperiment.runtimesecret || !linux || !(amd64 || arm64)
 
-package runtimehooks
+package wipe
 
 // Do runs f, the setup of a key. Built with GOEXPERIMENT=runtimesecret on
 // linux/amd64 or linux/arm64, it runs f inside runtime/secret.Do, which

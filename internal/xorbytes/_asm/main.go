@@ -1,6 +1,6 @@
 // Command _asm generates xor_amd64.s, the SSE2 and AVX2 paths of XORBytes.
 //
-// Run it through `go generate` in the subtle directory.
+// Run it through `go generate` in the internal/xorbytes directory.
 //
 // There is no AVX-512 path. A 512-bit version of the AVX2 loop (4×64 bytes
 // per trip), timed against std with TestXORBytesPaired on this project's

@@ -1,6 +1,6 @@
 //go:build (!amd64 && !arm64 && !loong64 && !riscv64) || !gc || purego
 
-package subtle
+package xorbytes
 
 // No assembly tiers: XORBytes always runs xorBytesGeneric.
 const (

@@ -1,4 +1,4 @@
-package runtimehooks
+package wipe
 
 import (
 	"fmt"

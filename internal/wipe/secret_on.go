@@ -1,6 +1,6 @@
 //go:build goexperiment.runtimesecret && linux && (amd64 || arm64)
 
-package runtimehooks
+package wipe
 
 import "runtime/secret"
 

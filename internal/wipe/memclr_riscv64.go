@@ -1,6 +1,6 @@
 //go:build gc && !purego
 
-package runtimehooks
+package wipe
 
 import (
 	"unsafe"

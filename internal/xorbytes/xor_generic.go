@@ -1,4 +1,4 @@
-package subtle
+package xorbytes
 
 import "encoding/binary"
 
