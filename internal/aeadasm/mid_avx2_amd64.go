@@ -10,7 +10,7 @@ import (
 	"github.com/chachakit/chachakit/internal/wipe"
 )
 
-// The mid-size AVX2 kernels (mid_avx2_amd64.s; internal/chacha20core/_asm
+// The mid-size AVX2 kernels (mid_avx2_amd64.s; _asm
 // documents the design). One call computes the Poly1305 key block, the
 // keystream of the whole message in 8-block batches, the MAC of each
 // batch's ciphertext on the integer units during the next batch, the MAC

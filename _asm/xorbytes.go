@@ -1,14 +1,7 @@
-// Command _asm generates xor_amd64.s, the SSE2 and AVX2 paths of XORBytes.
-//
-// Run it through `go generate` in the internal/xorbytes directory.
-//
-// There is no AVX-512 path. A 512-bit version of the AVX2 loop (4×64 bytes
-// per trip), timed against std with TestXORBytesPaired on this project's
-// AMD EPYC, took 0.79 of std's time at 2048 bytes against AVX2's 0.67, the
-// same at 8 KiB (0.78) and 0.87 against 0.92 at 32 KiB: a loss where
-// ChaCha20's buffers are and a small gain only past L1. Zen 4 runs 512-bit
-// operations as two 256-bit halves, and the loop is bound by loads and
-// stores, not by instruction count.
+// The SSE2 and AVX2 paths of XORBytes, package internal/xorbytes
+// (-gen xorbytes). There is no AVX-512 path: bench/README.md
+// ("subtle.XORBytes") has the measurement.
+
 package main
 
 import (
@@ -21,33 +14,31 @@ import (
 
 // Registers, fixed so that both functions read alike.
 var (
-	dst = RDI // destination
-	px  = RSI // x
-	py  = RDX // y
-	n   = RCX // length, n > 0, never changed
-	i   = R8  // offset of the next block (n >= 16 paths)
-	lim = R9  // end of the loop's blocks
-	rag = R10 // n % 16 (SSE2) or n % 32 (AVX2): non-zero when a tail is kept
+	xDst = RDI // destination
+	xPX  = RSI // x
+	xPY  = RDX // y
+	xN   = RCX // length, n > 0, never changed
+	xI   = R8  // offset of the next block (n >= 16 paths)
+	xLim = R9  // end of the loop's blocks
+	xRag = R10 // n % 16 (SSE2) or n % 32 (AVX2): non-zero when a tail is kept
 )
 
-func main() {
-	ConstraintExpr("gc,!purego")
-	narrow()
-	wide()
-	Generate()
+func genXORBytes() {
+	xorNarrow()
+	xorWide()
 }
 
 // at returns the memory operand base+i+disp.
-func at(base Register, disp int) Mem { return Mem{Base: base, Index: i, Scale: 1, Disp: disp} }
+func xorAt(base Register, disp int) Mem { return Mem{Base: base, Index: xI, Scale: 1, Disp: disp} }
 
 // end returns the memory operand base+n+disp.
-func end(base Register, disp int) Mem { return Mem{Base: base, Index: n, Scale: 1, Disp: disp} }
+func xorEnd(base Register, disp int) Mem { return Mem{Base: base, Index: xN, Scale: 1, Disp: disp} }
 
-func loadArgs() {
-	Load(Param("dst"), dst)
-	Load(Param("x"), px)
-	Load(Param("y"), py)
-	Load(Param("n"), n)
+func xorLoadArgs() {
+	Load(Param("dst"), xDst)
+	Load(Param("x"), xPX)
+	Load(Param("y"), xPY)
+	Load(Param("n"), xN)
 }
 
 // small XORs 0 < n < 16 bytes with general-purpose registers and returns, or
@@ -56,9 +47,9 @@ func loadArgs() {
 // bytes it XORs the first and the last 8 (overlapping), both read before
 // either is written so that dst == x or dst == y stays correct; 4 to 7 and 2
 // to 3 bytes likewise with narrower words; 1 byte alone.
-func small() {
+func xorSmall() {
 	Comment("n < 16: no vector registers.")
-	CMPQ(n, Imm(16))
+	CMPQ(xN, Imm(16))
 	JAE(LabelRef("large"))
 	for _, w := range []struct {
 		size     int
@@ -73,20 +64,20 @@ func small() {
 		if w.size != 8 {
 			Label(fmt.Sprintf("small%d", w.size))
 		}
-		CMPQ(n, Imm(uint64(w.size)))
+		CMPQ(xN, Imm(uint64(w.size)))
 		JB(LabelRef(w.next))
-		w.mov(Mem{Base: px}, w.a)
-		w.mov(end(px, -w.size), w.b)
-		w.xor(Mem{Base: py}, w.a)
-		w.xor(end(py, -w.size), w.b)
-		w.mov(w.a, Mem{Base: dst})
-		w.mov(w.b, end(dst, -w.size))
+		w.mov(Mem{Base: xPX}, w.a)
+		w.mov(xorEnd(xPX, -w.size), w.b)
+		w.xor(Mem{Base: xPY}, w.a)
+		w.xor(xorEnd(xPY, -w.size), w.b)
+		w.mov(w.a, Mem{Base: xDst})
+		w.mov(w.b, xorEnd(xDst, -w.size))
 		RET()
 	}
 	Label("small1")
-	MOVB(Mem{Base: px}, AL)
-	XORB(Mem{Base: py}, AL)
-	MOVB(AL, Mem{Base: dst})
+	MOVB(Mem{Base: xPX}, AL)
+	XORB(Mem{Base: xPY}, AL)
+	MOVB(AL, Mem{Base: xDst})
 	RET()
 }
 
@@ -95,46 +86,46 @@ func small() {
 // hold the same values: the memcpy trick for a ragged end, with the load
 // moved first because dst may be x or y); then 64-byte blocks in a loop, one
 // 32- and one 16-byte block as the bits of n say, and the kept tail.
-func narrow() {
+func xorNarrow() {
 	TEXT("xorBytesNarrow", NOSPLIT, "func(dst, x, y *byte, n int)")
 	Comment("SSE2: dst[k] = x[k] ^ y[k] for k < n, n > 0.")
-	loadArgs()
-	small()
+	xorLoadArgs()
+	xorSmall()
 
 	Label("large")
 	Comment("n >= 16: keep x^y of the last 16 bytes in X15 when n%16 != 0.")
-	MOVQ(n, rag)
-	ANDQ(Imm(15), rag)
+	MOVQ(xN, xRag)
+	ANDQ(Imm(15), xRag)
 	JZ(LabelRef("bulk"))
-	MOVOU(end(px, -16), X14)
-	MOVOU(end(py, -16), X15)
+	MOVOU(xorEnd(xPX, -16), X14)
+	MOVOU(xorEnd(xPY, -16), X15)
 	PXOR(X14, X15)
 
 	Label("bulk")
-	XORQ(i, i)
-	MOVQ(n, lim)
-	ANDQ(I32(-64), lim)
+	XORQ(xI, xI)
+	MOVQ(xN, xLim)
+	ANDQ(I32(-64), xLim)
 	JZ(LabelRef("rem32"))
 	Label("loop64")
-	sseBlock(4)
-	ADDQ(Imm(64), i)
-	CMPQ(i, lim)
+	xorSSEBlock(4)
+	ADDQ(Imm(64), xI)
+	CMPQ(xI, xLim)
 	JNE(LabelRef("loop64"))
 
 	Label("rem32")
-	TESTQ(U32(32), n)
+	TESTQ(U32(32), xN)
 	JZ(LabelRef("rem16"))
-	sseBlock(2)
-	ADDQ(Imm(32), i)
+	xorSSEBlock(2)
+	ADDQ(Imm(32), xI)
 	Label("rem16")
-	TESTQ(U32(16), n)
+	TESTQ(U32(16), xN)
 	JZ(LabelRef("tail"))
-	sseBlock(1)
+	xorSSEBlock(1)
 
 	Label("tail")
-	TESTQ(rag, rag)
+	TESTQ(xRag, xRag)
 	JZ(LabelRef("done"))
-	MOVOU(X15, end(dst, -16))
+	MOVOU(X15, xorEnd(xDst, -16))
 	Label("done")
 	RET()
 }
@@ -144,71 +135,71 @@ func narrow() {
 // all loads first: 1.00 instead of 1.10-1.19 times std's time at 2048
 // bytes). SSE2's PXOR with a memory operand needs alignment, so both
 // inputs are loaded with MOVOU.
-func sseBlock(k int) {
+func xorSSEBlock(k int) {
 	xs := []VecPhysical{X0, X1, X2, X3}
 	ys := []VecPhysical{X4, X5, X6, X7}
 	for j := 0; j < k; j++ {
-		MOVOU(at(px, 16*j), xs[j])
-		MOVOU(at(py, 16*j), ys[j])
+		MOVOU(xorAt(xPX, 16*j), xs[j])
+		MOVOU(xorAt(xPY, 16*j), ys[j])
 		PXOR(ys[j], xs[j])
-		MOVOU(xs[j], at(dst, 16*j))
+		MOVOU(xs[j], xorAt(xDst, 16*j))
 	}
 }
 
 // wide is the AVX2 path: small as above; 16 to 31 bytes as two overlapping
 // 16-byte XMM blocks; from 32 bytes the SSE2 shape with 32-byte YMM vectors:
 // the kept last 32 bytes, 128-byte blocks in a loop, then 64 and 32.
-func wide() {
+func xorWide() {
 	TEXT("xorBytesWide", NOSPLIT, "func(dst, x, y *byte, n int)")
 	Comment("AVX2: dst[k] = x[k] ^ y[k] for k < n, n > 0.")
-	loadArgs()
-	small()
+	xorLoadArgs()
+	xorSmall()
 
 	Label("large")
-	CMPQ(n, Imm(32))
+	CMPQ(xN, Imm(32))
 	JAE(LabelRef("ymm"))
 	Comment("16 <= n < 32: the first and the last 16 bytes, both read first.")
-	VMOVDQU(Mem{Base: px}, X0)
-	VMOVDQU(end(px, -16), X1)
-	VPXOR(Mem{Base: py}, X0, X0)
-	VPXOR(end(py, -16), X1, X1)
-	VMOVDQU(X0, Mem{Base: dst})
-	VMOVDQU(X1, end(dst, -16))
+	VMOVDQU(Mem{Base: xPX}, X0)
+	VMOVDQU(xorEnd(xPX, -16), X1)
+	VPXOR(Mem{Base: xPY}, X0, X0)
+	VPXOR(xorEnd(xPY, -16), X1, X1)
+	VMOVDQU(X0, Mem{Base: xDst})
+	VMOVDQU(X1, xorEnd(xDst, -16))
 	RET()
 
 	Label("ymm")
 	Comment("n >= 32: keep x^y of the last 32 bytes in Y15 when n%32 != 0.")
-	MOVQ(n, rag)
-	ANDQ(Imm(31), rag)
+	MOVQ(xN, xRag)
+	ANDQ(Imm(31), xRag)
 	JZ(LabelRef("bulk"))
-	VMOVDQU(end(px, -32), Y15)
-	VPXOR(end(py, -32), Y15, Y15)
+	VMOVDQU(xorEnd(xPX, -32), Y15)
+	VPXOR(xorEnd(xPY, -32), Y15, Y15)
 
 	Label("bulk")
-	XORQ(i, i)
-	MOVQ(n, lim)
-	ANDQ(I32(-128), lim)
+	XORQ(xI, xI)
+	MOVQ(xN, xLim)
+	ANDQ(I32(-128), xLim)
 	JZ(LabelRef("rem64"))
 	Label("loop128")
-	avxBlock(4)
-	ADDQ(Imm(128), i)
-	CMPQ(i, lim)
+	xorAVXBlock(4)
+	ADDQ(Imm(128), xI)
+	CMPQ(xI, xLim)
 	JNE(LabelRef("loop128"))
 
 	Label("rem64")
-	TESTQ(U32(64), n)
+	TESTQ(U32(64), xN)
 	JZ(LabelRef("rem32"))
-	avxBlock(2)
-	ADDQ(Imm(64), i)
+	xorAVXBlock(2)
+	ADDQ(Imm(64), xI)
 	Label("rem32")
-	TESTQ(U32(32), n)
+	TESTQ(U32(32), xN)
 	JZ(LabelRef("tail"))
-	avxBlock(1)
+	xorAVXBlock(1)
 
 	Label("tail")
-	TESTQ(rag, rag)
+	TESTQ(xRag, xRag)
 	JZ(LabelRef("done"))
-	VMOVDQU(Y15, end(dst, -32))
+	VMOVDQU(Y15, xorEnd(xDst, -32))
 	Label("done")
 	VZEROUPPER()
 	RET()
@@ -216,11 +207,11 @@ func wide() {
 
 // avxBlock XORs k 32-byte vectors at offset i, one after the other as in
 // sseBlock; VEX-encoded VPXOR takes the unaligned y operand from memory.
-func avxBlock(k int) {
+func xorAVXBlock(k int) {
 	ys := []VecPhysical{Y0, Y1, Y2, Y3}
 	for j := 0; j < k; j++ {
-		VMOVDQU(at(px, 32*j), ys[j])
-		VPXOR(at(py, 32*j), ys[j], ys[j])
-		VMOVDQU(ys[j], at(dst, 32*j))
+		VMOVDQU(xorAt(xPX, 32*j), ys[j])
+		VPXOR(xorAt(xPY, 32*j), ys[j], ys[j])
+		VMOVDQU(ys[j], xorAt(xDst, 32*j))
 	}
 }
