@@ -244,21 +244,7 @@ func qrInPlace(qs [][4]int, locs wordLocs) {
 
 // qrAVX512 emits one quarter round on each quad, interleaved instruction by
 // instruction; VPROLD rotates in one instruction and needs no temporary.
-func qrAVX512(qs []quad) {
-	step := func(f func(q quad)) {
-		for _, q := range qs {
-			f(q)
-		}
-	}
-	for _, r := range [2][2]int{{16, 12}, {8, 7}} {
-		step(func(q quad) { VPADDD(q[1], q[0], q[0]) })
-		step(func(q quad) { VPXORD(q[0], q[3], q[3]) })
-		step(func(q quad) { VPROLD(U8(r[0]), q[3], q[3]) })
-		step(func(q quad) { VPADDD(q[3], q[2], q[2]) })
-		step(func(q quad) { VPXORD(q[2], q[1], q[1]) })
-		step(func(q quad) { VPROLD(U8(r[1]), q[1], q[1]) })
-	}
-}
+func qrAVX512(qs []quad) { run(rowQROps(qs)) }
 
 // yreg returns Yi (Y16-Y31 need AVX-512VL encodings).
 func yreg(i int) VecPhysical {
@@ -1052,18 +1038,7 @@ func (v vecISA) transposed() {
 	ADDQ(U32(W-1), rFrame)
 	ANDQ(I32(-W), rFrame)
 	if v.avx {
-		for i := 0; i < 4; i++ {
-			VPBROADCASTD(sigma.Offset(4*i), Y0)
-			VMOVDQU(Y0, slot(i))
-		}
-		for i := 0; i < 8; i++ {
-			VPBROADCASTD(mem(rState, offKey+4*i), Y0)
-			VMOVDQU(Y0, slot(4+i))
-		}
-		for i := 0; i < 3; i++ {
-			VPBROADCASTD(mem(rState, offNonce+4*i), Y0)
-			VMOVDQU(Y0, slot(13+i))
-		}
+		broadcastState(slot)
 	} else {
 		for j, src := range []Mem{sigma, mem(rState, offKey), mem(rState, offKey+16), mem(rState, offCounter)} {
 			MOVOU(src, X1)
@@ -1175,15 +1150,20 @@ func (v vecISA) clearFrame() {
 // inputs are four consecutive state words of the batch's blocks (one block
 // per 32-bit lane), lane l of output register k holds those four words of
 // block 4l+k.
-func unpack4(a, b, c, d VecPhysical, t [4]VecPhysical) {
-	VPUNPCKLDQ(b, a, t[0])
-	VPUNPCKHDQ(b, a, t[1])
-	VPUNPCKLDQ(d, c, t[2])
-	VPUNPCKHDQ(d, c, t[3])
-	VPUNPCKLQDQ(t[2], t[0], a)
-	VPUNPCKHQDQ(t[2], t[0], b)
-	VPUNPCKLQDQ(t[3], t[1], c)
-	VPUNPCKHQDQ(t[3], t[1], d)
+func unpack4(a, b, c, d VecPhysical, t [4]VecPhysical) { run(unpack4Ops(a, b, c, d, t)) }
+
+// unpack4Ops is unpack4 as a list of operations.
+func unpack4Ops(a, b, c, d VecPhysical, t [4]VecPhysical) []func() {
+	return []func(){
+		func() { VPUNPCKLDQ(b, a, t[0]) },
+		func() { VPUNPCKHDQ(b, a, t[1]) },
+		func() { VPUNPCKLDQ(d, c, t[2]) },
+		func() { VPUNPCKHDQ(d, c, t[3]) },
+		func() { VPUNPCKLQDQ(t[2], t[0], a) },
+		func() { VPUNPCKHQDQ(t[2], t[0], b) },
+		func() { VPUNPCKLQDQ(t[3], t[1], c) },
+		func() { VPUNPCKHQDQ(t[3], t[1], d) },
+	}
 }
 
 // storeAVX2 transposes the 8-block batch and stores it in two halves: words

@@ -98,20 +98,6 @@ func genMidAVX2() {
 	genMidAVX2Kernel(true)
 }
 
-// midUnpack4Ops is unpack4 as a list of operations.
-func midUnpack4Ops(a, b, c, d VecPhysical, t [4]VecPhysical) []func() {
-	return []func(){
-		func() { VPUNPCKLDQ(b, a, t[0]) },
-		func() { VPUNPCKHDQ(b, a, t[1]) },
-		func() { VPUNPCKLDQ(d, c, t[2]) },
-		func() { VPUNPCKHDQ(d, c, t[3]) },
-		func() { VPUNPCKLQDQ(t[2], t[0], a) },
-		func() { VPUNPCKHQDQ(t[2], t[0], b) },
-		func() { VPUNPCKLQDQ(t[3], t[1], c) },
-		func() { VPUNPCKHQDQ(t[3], t[1], d) },
-	}
-}
-
 // midStoreOps returns storeAVX2's transposition of the batch (words 0-7 in
 // Y0-Y7, words 8-15 in the frame) as a list of operations; target returns
 // the operations that store Y12, the 32 bytes of half half (0: bytes 0-31)
@@ -126,8 +112,8 @@ func midStoreOps(spill func(int) Mem, target func(blk, half int) []func()) []fun
 				ops = append(ops, func() { VMOVDQU(spill(8+i), y(i)) })
 			}
 		}
-		ops = append(ops, midUnpack4Ops(y(0), y(1), y(2), y(3), t)...)
-		ops = append(ops, midUnpack4Ops(y(4), y(5), y(6), y(7), t)...)
+		ops = append(ops, unpack4Ops(y(0), y(1), y(2), y(3), t)...)
+		ops = append(ops, unpack4Ops(y(4), y(5), y(6), y(7), t)...)
 		for k := 0; k < 4; k++ {
 			// Low lanes: block k; high lanes: block 4+k.
 			for j, imm := range []uint8{0x20, 0x31} {
@@ -296,39 +282,9 @@ func genMidAVX2Kernel(open bool) {
 
 	// load emits the batch's counters and the state words into Y0-Y15 and
 	// the frame (as xorBlocksAVX2).
-	load := func() {
-		Comment("Counters s.Counter+0 ... s.Counter+7, one per lane.")
-		MOVQ(f.state, rState)
-		VPBROADCASTD(mem(rState, offCounter), x(12))
-		VPADDD(iota16, x(12), x(12))
-		VMOVDQU(x(12), slot(12))
-		for i := 0; i < 16; i++ {
-			switch i {
-			case 10, 11:
-				VMOVDQU(slot(i), x(i))
-				VMOVDQU(x(i), spill(i))
-			case 12:
-			default:
-				VMOVDQU(slot(i), x(i))
-			}
-		}
-	}
-	addState := func() {
-		Comment("Add the input state; words 8-15 go to the frame.")
-		for i := 0; i < 16; i++ {
-			switch i {
-			case 10, 11:
-				VMOVDQU(spill(i), x(i))
-				VPADDD(slot(i), x(i), x(i))
-				VMOVDQU(x(i), spill(i))
-			default:
-				VPADDD(slot(i), x(i), x(i))
-				if i >= 8 {
-					VMOVDQU(x(i), spill(i))
-				}
-			}
-		}
-	}
+	load := func() { avx2LoadBatch(f.state, x, slot, spill) }
+	addState := func() { avx2AddState(x, slot, spill) }
+
 	// finishPrev (Open) writes dst = src ^ ks for the previous batch's
 	// blocks from..7 (SI and DI are the current batch's bases).
 	finishPrev := func(from int) {

@@ -275,61 +275,17 @@ func genMidAVX512Variant(v midVariant) {
 	ADDQ(R9, RCX)
 	MOVQ(RCX, f.s1)
 
-	Comment("The IFMA powers of r (ifma.go's ifmaPowers) into the frame: r^8 in",
+	Comment("The IFMA powers of r (poly1305_ifma.go's ifmaPowers) into the frame: r^8 in",
 		"every lane, and the lane powers [r^8, r^4, r^7, r^3, r^6, r^2, r^5, r^1].")
 	{
-		g := ifmaRegs{
-			d: [6]VecPhysical{Z16, Z17, Z18, Z19, Z20, Z21}, t: Z22,
-			m44: Z13, m42: Z14,
-		}
-		zR8 := [5]VecPhysical{Z3, Z4, Z5, Z6, Z7}
-		zV := [5]VecPhysical{Z8, Z9, Z10, Z11, Z12}
-		p := [5]VecPhysical{Z26, Z27, Z28, Z29, Z30}
-		x := [3]VecPhysical{Z23, Z24, Z25}
-		q := zV
-		three := func(v [5]VecPhysical) [3]VecPhysical { return [3]VecPhysical{v[0], v[1], v[2]} }
-		ops5 := func(v [5]VecPhysical) [5]Op { return [5]Op{v[0], v[1], v[2], v[3], v[4]} }
 		MOVQ(U64(ifmaMask44), RAX)
-		VPBROADCASTQ(RAX, g.m44)
+		VPBROADCASTQ(RAX, zMask44)
 		MOVQ(U64(ifmaMask42), RAX)
-		VPBROADCASTQ(RAX, g.m42)
+		VPBROADCASTQ(RAX, zMask42)
 		rA := [3]GPPhysical{R8, R9, R10}
 		XORL(R10L, R10L)
 		ifmaTo44(rA, RAX, RCX)
-		for i := 0; i < 3; i++ {
-			VPBROADCASTQ(rA[i], p[i])
-		}
-		run(ifmaTimes20Ops(p[1], p[3], g.t))
-		run(ifmaTimes20Ops(p[2], p[4], g.t))
-		run(ifmaMulReduceOps(g, three(p), ops5(p), three(q)))
-		for i, m := range []uint32{0x0A, 0x02, 0x80, 0xAA} {
-			MOVL(U32(m), EAX)
-			KMOVW(EAX, []OpmaskPhysical{K1, K2, K3, K4}[i])
-		}
-		for i := 0; i < 3; i++ {
-			VPBLENDMQ(q[i], p[i], K1, x[i])
-			VPBLENDMQ(q[i], p[i], K2, q[i])
-		}
-		run(ifmaTimes20Ops(q[1], q[3], g.t))
-		run(ifmaTimes20Ops(q[2], q[4], g.t))
-		run(ifmaMulReduceOps(g, x, ops5(q), x))
-		zs := three(p)
-		for i := 0; i < 3; i++ {
-			VPBLENDMQ(p[i], x[i], K3, x[i])
-			VPSHUFD(U8(0xEE), x[i], zs[i])
-			VPBROADCASTQ(zs[i].AsX(), zR8[i])
-		}
-		run(ifmaTimes20Ops(zR8[1], zR8[3], g.t))
-		run(ifmaTimes20Ops(zR8[2], zR8[4], g.t))
-		run(ifmaMulReduceOps(g, zs, ops5(zR8), three(zV)))
-		for i := 0; i < 3; i++ {
-			VPBLENDMQ(x[i], zV[i], K4, zV[i])
-			VPBROADCASTQ(zV[i].AsX(), zR8[i])
-		}
-		run(ifmaTimes20Ops(zV[1], zV[3], g.t))
-		run(ifmaTimes20Ops(zV[2], zV[4], g.t))
-		run(ifmaTimes20Ops(zR8[1], zR8[3], g.t))
-		run(ifmaTimes20Ops(zR8[2], zR8[4], g.t))
+		ifmaPowers(rA) // in the registers of blocksIFMA: Z3-Z12 out, Z16-Z30 scratch
 		for i := 0; i < 5; i++ {
 			VMOVDQU64(zR8[i], vec(f.r8, i))
 			VMOVDQU64(zV[i], vec(f.pw, i))

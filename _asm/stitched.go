@@ -247,15 +247,7 @@ func finishOps() (addTranspose, store []func()) {
 	t := [4]VecPhysical{Z16, Z17, Z18, Z19}
 	for g := 0; g < 4; g++ {
 		a, b, c, d := z(4*g), z(4*g+1), z(4*g+2), z(4*g+3)
-		addTranspose = append(addTranspose,
-			func() { VPUNPCKLDQ(b, a, t[0]) },
-			func() { VPUNPCKHDQ(b, a, t[1]) },
-			func() { VPUNPCKLDQ(d, c, t[2]) },
-			func() { VPUNPCKHDQ(d, c, t[3]) },
-			func() { VPUNPCKLQDQ(t[2], t[0], a) },
-			func() { VPUNPCKHQDQ(t[2], t[0], b) },
-			func() { VPUNPCKLQDQ(t[3], t[1], c) },
-			func() { VPUNPCKHQDQ(t[3], t[1], d) })
+		addTranspose = append(addTranspose, unpack4Ops(a, b, c, d, t)...)
 	}
 	for k := 0; k < 4; k++ {
 		a, b, c, d := z(k), z(4+k), z(8+k), z(12+k)
@@ -286,20 +278,13 @@ var (
 	joinHi = R15
 )
 
-func genStitched() {
-	TEXT("xorMACAVX512", NOSPLIT, signatureMAC)
-	Doc("xorMACAVX512 XORs len(src)/1024 batches of 16 keystream blocks into dst and",
-		"absorbs the first len(src) bytes of mac into the Poly1305 accumulator h",
-		"(with r) on the integer units, stitched into the vector code.")
-	f := stitchedFrame{
-		state: AllocLocal(8), src: AllocLocal(8), dst: AllocLocal(8), mac: AllocLocal(8),
-		n: AllocLocal(8), rounds: AllocLocal(8),
-		r: AllocLocal(24), s1: AllocLocal(8), pow: AllocLocal(24), hC: AllocLocal(24),
-	}
-
+// stitchedArgs loads the arguments of a stitched loop into its frame: the
+// batch count (len(src) >> shift; none: jump to ret), the pointers, r (as
+// three limbs, also as the first power) and s1 = r1 + r1>>2.
+func stitchedArgs(f stitchedFrame, shift int, ret string) {
 	Load(Param("src").Len(), RCX)
-	SHRQ(U8(10), RCX)
-	JZ(LabelRef("mac_ret"))
+	SHRQ(U8(shift), RCX)
+	JZ(LabelRef(ret))
 	MOVQ(RCX, f.n)
 	Load(Param("dst").Base(), RDI)
 	MOVQ(RDI, f.dst)
@@ -320,6 +305,20 @@ func genStitched() {
 	MOVQ(RBX, f.pow)
 	MOVQ(RCX, f.pow.Offset(8))
 	MOVQ(U32(0), f.pow.Offset(16))
+}
+
+func genStitched() {
+	TEXT("xorMACAVX512", NOSPLIT, signatureMAC)
+	Doc("xorMACAVX512 XORs len(src)/1024 batches of 16 keystream blocks into dst and",
+		"absorbs the first len(src) bytes of mac into the Poly1305 accumulator h",
+		"(with r) on the integer units, stitched into the vector code.")
+	f := stitchedFrame{
+		state: AllocLocal(8), src: AllocLocal(8), dst: AllocLocal(8), mac: AllocLocal(8),
+		n: AllocLocal(8), rounds: AllocLocal(8),
+		r: AllocLocal(24), s1: AllocLocal(8), pow: AllocLocal(24), hC: AllocLocal(24),
+	}
+
+	stitchedArgs(f, 10, "mac_ret")
 
 	Load(Param("s"), rState)
 	MOVQ(rState, f.state)

@@ -98,6 +98,13 @@ func avx2BroadcastState(vframe Mem, slot func(int) Mem) {
 	LEAQ(vframe, rFrame)
 	ADDQ(U32(32-1), rFrame)
 	ANDQ(I32(-32), rFrame)
+	broadcastState(slot)
+}
+
+// broadcastState broadcasts each word of the input state (the constants and
+// the State at rState) to a ymm frame slot, 0-11 and 13-15; slot 12, the
+// counters, is written per batch.
+func broadcastState(slot func(int) Mem) {
 	for i := 0; i < 4; i++ {
 		VPBROADCASTD(sigma.Offset(4*i), Y0)
 		VMOVDQU(Y0, slot(i))
@@ -109,6 +116,47 @@ func avx2BroadcastState(vframe Mem, slot func(int) Mem) {
 	for i := 0; i < 3; i++ {
 		VPBROADCASTD(mem(rState, offNonce+4*i), Y0)
 		VMOVDQU(Y0, slot(13+i))
+	}
+}
+
+// avx2LoadBatch loads an 8-block AVX2 batch: the counters s.Counter+0 ...
+// s.Counter+7 (s at state) into Y12 and their slot, the other words from
+// their slots into Y0-Y15, and words 10 and 11 to their spill slots as
+// well (the rounds swap words 8-11 through the frame).
+func avx2LoadBatch(state Mem, x func(int) VecPhysical, slot, spill func(int) Mem) {
+	Comment("Counters s.Counter+0 ... s.Counter+7, one per lane.")
+	MOVQ(state, rState)
+	VPBROADCASTD(mem(rState, offCounter), x(12))
+	VPADDD(iota16, x(12), x(12))
+	VMOVDQU(x(12), slot(12))
+	for i := 0; i < 16; i++ {
+		switch i {
+		case 10, 11:
+			VMOVDQU(slot(i), x(i))
+			VMOVDQU(x(i), spill(i))
+		case 12:
+		default:
+			VMOVDQU(slot(i), x(i))
+		}
+	}
+}
+
+// avx2AddState adds the input state to an 8-block AVX2 batch; words 8-15
+// go to their spill slots.
+func avx2AddState(x func(int) VecPhysical, slot, spill func(int) Mem) {
+	Comment("Add the input state; words 8-15 go to the frame.")
+	for i := 0; i < 16; i++ {
+		switch i {
+		case 10, 11:
+			VMOVDQU(spill(i), x(i))
+			VPADDD(slot(i), x(i), x(i))
+			VMOVDQU(x(i), spill(i))
+		default:
+			VPADDD(slot(i), x(i), x(i))
+			if i >= 8 {
+				VMOVDQU(x(i), spill(i))
+			}
+		}
 	}
 }
 
@@ -148,29 +196,7 @@ func genStitchedAVX2() {
 		n: AllocLocal(8), r: AllocLocal(24), s1: AllocLocal(8), pow: AllocLocal(24),
 	}
 
-	Load(Param("src").Len(), RCX)
-	SHRQ(U8(9), RCX)
-	JZ(LabelRef("mac2_ret"))
-	MOVQ(RCX, f.n)
-	Load(Param("dst").Base(), RDI)
-	MOVQ(RDI, f.dst)
-	Load(Param("src").Base(), RSI)
-	MOVQ(RSI, f.src)
-	Load(Param("mac").Base(), RDX)
-	MOVQ(RDX, f.mac)
-	Load(Param("r"), RAX)
-	MOVQ(Mem{Base: RAX}, RBX)
-	MOVQ(RBX, f.r)
-	MOVQ(RBX, f.pow)
-	MOVQ(Mem{Base: RAX, Disp: 8}, RCX)
-	MOVQ(RCX, f.r.Offset(8))
-	MOVQ(RCX, f.pow.Offset(8))
-	MOVQ(U32(0), f.r.Offset(16))
-	MOVQ(U32(0), f.pow.Offset(16))
-	MOVQ(RCX, RDX)
-	SHRQ(U8(2), RDX)
-	ADDQ(RCX, RDX)
-	MOVQ(RDX, f.s1)
+	stitchedArgs(f, 9, "mac2_ret")
 
 	// r^16: four squarings (general products: r^2 and up are not clamped).
 	powOps := func() []func() { return r16Ops(f.pow) }
@@ -201,21 +227,7 @@ func genStitchedAVX2() {
 	// of the decrement of the batch count.
 	batch := func(withMAC, withPow bool, name string) {
 		Label(name)
-		Comment("Counters s.Counter+0 ... s.Counter+7, one per lane.")
-		MOVQ(f.state, rState)
-		VPBROADCASTD(mem(rState, offCounter), x(12))
-		VPADDD(iota16, x(12), x(12))
-		VMOVDQU(x(12), slot(12))
-		for i := 0; i < 16; i++ {
-			switch i {
-			case 10, 11:
-				VMOVDQU(slot(i), x(i))
-				VMOVDQU(x(i), spill(i))
-			case 12:
-			default:
-				VMOVDQU(slot(i), x(i))
-			}
-		}
+		avx2LoadBatch(f.state, x, slot, spill)
 		var group []func()
 		if withMAC {
 			Comment("Chain B starts from 0.")
@@ -248,20 +260,7 @@ func genStitchedAVX2() {
 			MOVQ(avx2Ptr, f.mac)
 		}
 
-		Comment("Add the input state; words 8-15 go to the frame.")
-		for i := 0; i < 16; i++ {
-			switch i {
-			case 10, 11:
-				VMOVDQU(spill(i), x(i))
-				VPADDD(slot(i), x(i), x(i))
-				VMOVDQU(x(i), spill(i))
-			default:
-				VPADDD(slot(i), x(i), x(i))
-				if i >= 8 {
-					VMOVDQU(x(i), spill(i))
-				}
-			}
-		}
+		avx2AddState(x, slot, spill)
 		Comment("Transpose, XOR and store the 8 blocks.")
 		MOVQ(f.src, rSrc)
 		MOVQ(f.dst, rDst)

@@ -988,7 +988,7 @@ mid_rounds17:
 	ADDQ R9, CX
 	MOVQ CX, 192(SP)
 
-	// The IFMA powers of r (ifma.go's ifmaPowers) into the frame: r^8 in
+	// The IFMA powers of r (poly1305_ifma.go's ifmaPowers) into the frame: r^8 in
 	// every lane, and the lane powers [r^8, r^4, r^7, r^3, r^6, r^2, r^5, r^1].
 	MOVQ         $0x00000fffffffffff, AX
 	VPBROADCASTQ AX, Z13
@@ -13043,7 +13043,7 @@ mids_batch1_done:
 	ADDQ R9, CX
 	MOVQ CX, 192(SP)
 
-	// The IFMA powers of r (ifma.go's ifmaPowers) into the frame: r^8 in
+	// The IFMA powers of r (poly1305_ifma.go's ifmaPowers) into the frame: r^8 in
 	// every lane, and the lane powers [r^8, r^4, r^7, r^3, r^6, r^2, r^5, r^1].
 	MOVQ         $0x00000fffffffffff, AX
 	VPBROADCASTQ AX, Z13

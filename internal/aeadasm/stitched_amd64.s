@@ -3218,16 +3218,16 @@ TEXT ·xorMACAVX2(SB), $896-104
 	MOVQ r+96(FP), AX
 	MOVQ (AX), BX
 	MOVQ BX, 840(SP)
-	MOVQ BX, 872(SP)
 	MOVQ 8(AX), CX
 	MOVQ CX, 848(SP)
-	MOVQ CX, 880(SP)
 	MOVQ $0x00000000, 856(SP)
-	MOVQ $0x00000000, 888(SP)
 	MOVQ CX, DX
 	SHRQ $0x02, DX
 	ADDQ CX, DX
 	MOVQ DX, 864(SP)
+	MOVQ BX, 872(SP)
+	MOVQ CX, 880(SP)
+	MOVQ $0x00000000, 888(SP)
 
 	// Align the vector frame and broadcast the input state into it.
 	MOVQ         s+0(FP), AX
