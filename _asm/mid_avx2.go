@@ -146,11 +146,7 @@ func genMidAVX2Kernel(open bool) {
 			"batch, the last batch's keystream left in ks.")
 	}
 	const W = 32
-	v := vecISA{name: "AVX2", width: W, avx: true,
-		regs: [16]VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}}
-	x := func(i int) VecPhysical { return v.regs[i] }
-	slot := func(i int) Mem { return mem(rFrame, W*i) }
-	spill := func(word int) Mem { return slot(16 + word - 8) }
+	_, x, slot, spill := avx2Layout()
 	// The vector frame: slots 0-23 as in xorBlocksAVX2; Open also keeps a
 	// batch's keystream in slots 24-39 (ks) until the next batch has MACed
 	// its ciphertext.
@@ -247,14 +243,7 @@ func genMidAVX2Kernel(open bool) {
 		}
 		return ops
 	}
-	chainsAB := func(blocks []int) []func() {
-		var ops []func()
-		for _, k := range blocks {
-			ops = append(ops, polyBlockOps(f, avx2Tmp, avx2Ptr, avx2ChainA, k)...)
-			ops = append(ops, polyBlockOps(f, avx2Tmp, avx2Ptr, avx2ChainB, 16+k)...)
-		}
-		return ops
-	}
+	chainsAB := func(blocks []int) []func() { return avx2ChainsAB(f, blocks) }
 
 	// Store targets (the stores use SI = src, DI = dst or ks, CX = key).
 	xorStore := func(blk, half int) []func() {

@@ -119,6 +119,31 @@ func broadcastState(slot func(int) Mem) {
 	}
 }
 
+// avx2ChainsAB returns the MAC steps of blocks k (chain A) and 16+k (chain
+// B), for each k of blocks, of the 32 blocks at avx2Ptr.
+func avx2ChainsAB(f stitchedFrame, blocks []int) []func() {
+	var ops []func()
+	for _, k := range blocks {
+		ops = append(ops, polyBlockOps(f, avx2Tmp, avx2Ptr, avx2ChainA, k)...)
+		ops = append(ops, polyBlockOps(f, avx2Tmp, avx2Ptr, avx2ChainB, 16+k)...)
+	}
+	return ops
+}
+
+// avx2Layout returns the AVX2 transposed batch's registers (state word i in
+// x(i)) and its frame slots at rFrame: slot(i) holds input word i, spill(w)
+// word w (8..15) of the batch while the rounds swap words 8-11 through the
+// frame.
+func avx2Layout() (v vecISA, x func(int) VecPhysical, slot, spill func(int) Mem) {
+	const W = 32
+	v = vecISA{name: "AVX2", width: W, avx: true,
+		regs: [16]VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}}
+	x = func(i int) VecPhysical { return v.regs[i] }
+	slot = func(i int) Mem { return mem(rFrame, W*i) }
+	spill = func(word int) Mem { return slot(16 + word - 8) }
+	return v, x, slot, spill
+}
+
 // avx2LoadBatch loads an 8-block AVX2 batch: the counters s.Counter+0 ...
 // s.Counter+7 (s at state) into Y12 and their slot, the other words from
 // their slots into Y0-Y15, and words 10 and 11 to their spill slots as
@@ -185,11 +210,7 @@ func genStitchedAVX2() {
 		"absorbs the first len(src) bytes of mac into the Poly1305 accumulator h",
 		"(with r) on the integer units, stitched into the AVX2 code.")
 	const W = 32
-	v := vecISA{name: "AVX2", width: W, avx: true,
-		regs: [16]VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}}
-	x := func(i int) VecPhysical { return v.regs[i] }
-	slot := func(i int) Mem { return mem(rFrame, W*i) }
-	spill := func(word int) Mem { return slot(16 + word - 8) }
+	v, x, slot, spill := avx2Layout()
 	vframe := AllocLocal(24*W + W)
 	f := stitchedFrame{
 		state: AllocLocal(8), src: AllocLocal(8), dst: AllocLocal(8), mac: AllocLocal(8),
@@ -213,14 +234,7 @@ func genStitchedAVX2() {
 	}
 
 	dr := func() []func() { return avx2SpillDROps(x, spill) }
-	poly := func(blocks []int) []func() {
-		var ops []func()
-		for _, k := range blocks {
-			ops = append(ops, polyBlockOps(f, avx2Tmp, avx2Ptr, avx2ChainA, k)...)
-			ops = append(ops, polyBlockOps(f, avx2Tmp, avx2Ptr, avx2ChainB, 16+k)...)
-		}
-		return ops
-	}
+	poly := func(blocks []int) []func() { return avx2ChainsAB(f, blocks) }
 
 	// batch emits one batch, with the MAC or without it (Seal's first two
 	// batches, whose ciphertext the next ones MAC). It ends with the flags
