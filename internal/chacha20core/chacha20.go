@@ -1,7 +1,9 @@
 // Package chacha20core is the ChaCha20 engine shared by the chacha20 and
 // aead packages: the state, the block function and the multi-block keystream
 // XOR that each architecture may replace, specified in RFC 8439, Section 2.3
-// (https://www.rfc-editor.org/rfc/rfc8439#section-2.3).
+// (https://www.rfc-editor.org/rfc/rfc8439#section-2.3), and HChaCha20
+// (draft-irtf-cfrg-xchacha-03, Section 2.2). The amd64 AEAD kernels, which
+// carry their own ChaCha20, are in internal/aeadasm.
 //
 // The engine holds no buffered keystream: callers pass whole 64-byte blocks to
 // XORBlocks and use Block for a final partial block. Buffering across calls,
@@ -130,19 +132,19 @@ const tailBlocks = 8
 // HeadBlocks is the most message blocks KeyAndXOR and KeyStreamHead
 // generate in the same engine call as the block before them: with it, 17
 // blocks, one batch of the amd64 AVX512 path. The current path may prefer
-// fewer (headBlocks).
+// fewer (pathHeadBlocks).
 const HeadBlocks = 16
 
 // KeyAndXOR writes the keystream block numbered s.Counter to key and XORs src
 // (of any length) with the keystream after it into dst, as Block followed by
 // XORKeyStream would, in fewer engine calls: the key block and the first
-// headBlocks() blocks of src (up to HeadBlocks; all of a short src, its
+// pathHeadBlocks() blocks of src (up to HeadBlocks; all of a short src, its
 // partial last block included) go through one buffer in one call. This is
 // the AEAD's Poly1305 key block and encryption (RFC 8439, Section 2.8). dst
 // and src overlap exactly or not at all.
 func KeyAndXOR(s *State, key *[BlockSize]byte, dst, src []byte) {
 	var buf [(1 + HeadBlocks) * BlockSize]byte
-	h := min(len(src), headBlocks()*BlockSize)
+	h := min(len(src), pathHeadBlocks()*BlockSize)
 	n := BlockSize + roundUp(h)
 	copy(buf[BlockSize:], src[:h])
 	xorBlocks(s, buf[:n], buf[:n])
@@ -155,14 +157,14 @@ func KeyAndXOR(s *State, key *[BlockSize]byte, dst, src []byte) {
 }
 
 // KeyStreamHead writes to buf the keystream block numbered s.Counter and
-// the keystream for the first min(n, headBlocks()*BlockSize) bytes after it,
+// the keystream for the first min(n, pathHeadBlocks()*BlockSize) bytes after it,
 // rounded up to whole blocks, in one engine call, and returns that part of
 // buf; the counter advances past the blocks written. It is the first step of
 // an AEAD Open that verifies the tag before it decrypts: the caller MACs
 // with the key block, XORs the head of the message only if the tag is
 // right, continues with XORKeyStream, and wipes buf.
 func KeyStreamHead(s *State, buf *[(1 + HeadBlocks) * BlockSize]byte, n int) []byte {
-	ks := buf[:BlockSize+roundUp(min(n, headBlocks()*BlockSize))]
+	ks := buf[:BlockSize+roundUp(min(n, pathHeadBlocks()*BlockSize))]
 	clear(ks)
 	xorBlocks(s, ks, ks)
 	return ks

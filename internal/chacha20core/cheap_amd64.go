@@ -16,11 +16,11 @@ func CheapBlocks() int {
 	return 1
 }
 
-// headBlocks returns how many message blocks KeyAndXOR and KeyStreamHead
+// pathHeadBlocks returns how many message blocks KeyAndXOR and KeyStreamHead
 // generate in one call with the key block: with it, one AVX512 batch (16
 // lanes and the scalar block: 17), two AVX2 batches (8+8) or four SSSE3
 // batches (4x4), with no lone last block left for a row batch of its own.
-func headBlocks() int {
+func pathHeadBlocks() int {
 	if useAVX512 {
 		return HeadBlocks
 	}

@@ -8,9 +8,9 @@ package chacha20core
 // have not been measured for it.
 func CheapBlocks() int { return 1 }
 
-// headBlocks returns how many message blocks KeyAndXOR and KeyStreamHead
+// pathHeadBlocks returns how many message blocks KeyAndXOR and KeyStreamHead
 // generate in one call with the key block (see cheap_amd64.go).
-func headBlocks() int { return HeadBlocks }
+func pathHeadBlocks() int { return HeadBlocks }
 
 // BatchBlocks returns the number of blocks in the widest batch of the
 // current path: 1 here, where no path computes a lone last block at a

@@ -2,8 +2,8 @@
 
 package chacha20core
 
-// The HChaCha20 kernels (_asm/small.go), in the row layout of the
-// one-call AEAD kernels.
+// The HChaCha20 kernels (chacha20_amd64.s, from _asm/small.go), in the row
+// layout of the small AEAD kernels.
 //
 //go:noescape
 func hChaCha20AVX512(out *[32]byte, key *[32]byte, nonce *[16]byte)

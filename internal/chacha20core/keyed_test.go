@@ -60,7 +60,7 @@ func TestKeyAndXOR(t *testing.T) {
 			s = s0
 			var buf [(1 + HeadBlocks) * BlockSize]byte
 			ks := KeyStreamHead(&s, &buf, n)
-			h := min(n, headBlocks()*BlockSize)
+			h := min(n, pathHeadBlocks()*BlockSize)
 			if len(ks) != BlockSize+roundUp(h) {
 				t.Fatalf("len %d: KeyStreamHead returned %d bytes", n, len(ks))
 			}
