@@ -89,11 +89,12 @@ var (
 	rol8     Mem // PSHUFB mask rotating each 32-bit lane left by 8
 )
 
-// The files this generator writes, one per -gen value: XORBytes of package
-// xorbytes, the Poly1305 block functions of package poly1305, the keystream paths and HChaCha20 of
+// The files this generator writes, one per -gen value: CPUID for package
+// cpuid, XORBytes of package xorbytes, the Poly1305 block functions of package poly1305, the keystream paths and HChaCha20 of
 // package chacha20core, and one file per family of the AEAD kernels of
 // package aeadasm. Each runs from the go:generate line of its package.
 var families = map[string]func(){
+	"cpuid":    genCPUID,
 	"xorbytes": genXORBytes,
 	"poly1305": genPoly1305,
 	"chacha20": func() {
@@ -113,7 +114,7 @@ var families = map[string]func(){
 	},
 }
 
-var gen = flag.String("gen", "", "the file to generate: xorbytes, poly1305, chacha20, small, midavx2, midavx512 or stitched")
+var gen = flag.String("gen", "", "the file to generate: cpuid, xorbytes, poly1305, chacha20, small, midavx2, midavx512 or stitched")
 
 func main() {
 	flag.Parse()

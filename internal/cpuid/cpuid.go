@@ -1,7 +1,8 @@
 // Package cpuid identifies arm64 cores from their Main ID Register
-// (MIDR_EL1, Arm Architecture Reference Manual for A-profile, D23.2.122) and
-// holds the table that maps a core to the ChaCha20 keystream mix it runs
-// best.
+// (MIDR_EL1, Arm Architecture Reference Manual for A-profile, D23.2.122)
+// and x86 cores from CPUID (x86.go), and holds the tables that map a core
+// to the code it runs best: the ChaCha20 keystream mix on arm64, the AEAD
+// kernels' choices on x86.
 //
 // Reading MIDR_EL1 from user space traps to the kernel, which emulates the
 // read only when it advertises HWCAP_CPUID; elsewhere (other kernels, darwin,

@@ -1,0 +1,7 @@
+//go:build !amd64 || !gc || purego
+
+package cpuid
+
+// ReadX86 reports false: CPUID is read on amd64 only (and not in purego
+// builds).
+func ReadX86() (X86, bool) { return X86{}, false }
