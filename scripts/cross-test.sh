@@ -50,9 +50,12 @@ CONFIGS=(
 	"riscv64  rv64,v=true,vlen=1024  CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=RVV"
 	"riscv64  rva23u64     GORISCV64=rva23u64 CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=RVV"
 	# s390x (big endian): "max" has the vector facility and its enhancements
-	# 1 and 2 (z15); with vxeh and vxeh2 off it is a z13-level vector
-	# facility, which is all the assembly may use. qemu's TCG does not run
-	# the named models (z13, z14, gen15a: they list facilities TCG lacks),
+	# 1 and 2 (z15); with vxeh and vxeh2 off it reports a z13-level vector
+	# facility (golang.org/x/sys/cpu sees no VXE), the level the assembly is
+	# written for. That row checks the detection and the dispatch only: qemu
+	# 10's TCG still executes vector-enhancement instructions then (checked
+	# with VNX), so it does not prove that the code avoids them. TCG does not
+	# run the named models (z13, z14, gen15a: they list facilities it lacks),
 	# and Go needs the vector facility (z13 or later), so the portable path
 	# is reached with GODEBUG=cpu.vx=off, which golang.org/x/sys/cpu honours.
 	"s390x    max          CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=VX,poly1305=Scalar64"
