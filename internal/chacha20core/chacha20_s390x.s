@@ -19,9 +19,11 @@
 //   vertical layout); a short input then costs about a third of a vertical
 //   group per block instead of a whole group.
 //
-// Savings of the vertical code over that scheme (the ideas are general; the
-// code is written for this package's State and Go's assembler):
-//   - Precomputed first round. Only word 12 (the block counter) differs
+// Savings of the vertical code over that scheme (the code is written for this
+// package's State and Go's assembler):
+//   - Precomputed first round, as in chacha20_loong64.s (golang.org/x/crypto's
+//     portable chacha_generic.go caches the three counter-independent
+//     quarter rounds the same way). Only word 12 (the block counter) differs
 //     between the blocks, so the quarter rounds of columns 1, 2 and 3 of the
 //     first column round, x0 = c0+k0, and the first steps of two diagonal
 //     quarter rounds (x1 += x6; x2 += x7; x13 = (x13^x2) <<< 16) are the
@@ -77,7 +79,7 @@
 //   V28..V31  rows a, b, c, d
 //   V0..V3    the 64 bytes of message
 //
-// Go's ABI0 makes every vector register caller-saved, so nothing is spilled.
+// Go's ABI0 makes every vector register caller-saved, so none is saved.
 // The stack frame holds the group table (INIT, 16 vectors: the initial
 // value of every working register, the counters at slot 12) and the output
 // table (OUT, 11 vectors: V17..V27 of a group); both are wiped before the
