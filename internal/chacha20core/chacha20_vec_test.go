@@ -1,4 +1,4 @@
-//go:build (loong64 || riscv64) && gc && !purego
+//go:build (loong64 || riscv64 || s390x) && gc && !purego
 
 package chacha20core
 
@@ -16,8 +16,8 @@ import (
 	"github.com/chachakit/chachakit/internal/cryptotest"
 )
 
-// Differential tests of the loong64 (LASX, LSX) and riscv64 (RVV) keystream
-// paths against the portable code. They run under every registered
+// Differential tests of the loong64 (LASX, LSX), riscv64 (RVV) and s390x
+// (VX) keystream paths against the portable code. They run under every registered
 // implementation through cryptotest.Run, and call the assembly kernels
 // directly (vecKernels, in chacha20_<goarch>_test.go) to check every lane
 // they compute, including the lanes the Go code drops.
@@ -305,7 +305,8 @@ func TestVecAllocs(t *testing.T) {
 	})
 }
 
-// TestVecWords checks the State layout the assembly relies on.
+// TestVecWords checks the State layout the assembly relies on: the words in
+// the machine's byte order (big endian on s390x).
 func TestVecWords(t *testing.T) {
 	var s State
 	for i := range s.Key {
@@ -315,7 +316,7 @@ func TestVecWords(t *testing.T) {
 	s.Nonce = [3]uint32{10, 11, 12}
 	b := (*[48]byte)(unsafe.Pointer(&s))
 	for i := range 12 {
-		if got := binary.LittleEndian.Uint32(b[4*i:]); got != uint32(i+1) {
+		if got := binary.NativeEndian.Uint32(b[4*i:]); got != uint32(i+1) {
 			t.Fatalf("word %d at offset %d is %d", i+1, 4*i, got)
 		}
 	}
