@@ -2,7 +2,10 @@
 
 package aead
 
-import "github.com/chachakit/chachakit/internal/aeadasm"
+import (
+	"github.com/chachakit/chachakit/internal/aeadasm"
+	"github.com/chachakit/chachakit/internal/cpuid"
+)
 
 // pick is the route table of amd64: the kernel of internal/aeadasm that
 // seals or opens an n-byte message with adLen bytes of additional data, or
@@ -17,10 +20,11 @@ func pick(n, adLen int, open, inPlace bool) aeadasm.Kernel {
 	case k == 0:
 		return aeadasm.None
 
-	// Up to 192 bytes, one call does it all from key and nonce.
-	case n <= aeadasm.SmallMax && adLen <= aeadasm.SmallADMax && k.Has(aeadasm.SmallAVX512):
+	// Up to 192 bytes (up to smallMax, which the core decides), one call
+	// does it all from key and nonce.
+	case n <= smallMax && adLen <= aeadasm.SmallADMax && k.Has(aeadasm.SmallAVX512):
 		return aeadasm.SmallAVX512
-	case n <= aeadasm.SmallMax && adLen <= aeadasm.SmallADMax && k.Has(aeadasm.SmallAVX2):
+	case n <= smallMax && adLen <= aeadasm.SmallADMax && k.Has(aeadasm.SmallAVX2):
 		return aeadasm.SmallAVX2
 
 	// Up to 448 bytes, the key block and the message in one engine call
@@ -57,6 +61,16 @@ func pick(n, adLen int, open, inPlace bool) aeadasm.Kernel {
 		return aeadasm.StitchedAVX2
 	}
 	return aeadasm.None
+}
+
+// smallMax is the longest message of the small kernels on this core
+// (internal/cpuid's X86AEADFor: 192 bytes, their limit, unless the core
+// runs the short path faster from 65 bytes on).
+var smallMax = min(x86AEAD().SmallMax, aeadasm.SmallMax)
+
+func x86AEAD() cpuid.X86AEAD {
+	x, _ := cpuid.ReadX86()
+	return cpuid.X86AEADFor(x.Core())
 }
 
 // midAVX2Off makes pick skip the mid-size AVX2 kernel (tests compare it

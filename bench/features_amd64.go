@@ -1,6 +1,11 @@
 package main
 
-import "golang.org/x/sys/cpu"
+import (
+	"fmt"
+
+	"github.com/chachakit/chachakit/internal/cpuid"
+	"golang.org/x/sys/cpu"
+)
 
 // cpuinfoModelKeys are the /proc/cpuinfo keys holding the CPU's model name.
 var cpuinfoModelKeys = []string{"model name"}
@@ -17,6 +22,15 @@ func cpuFeatures() []feature {
 	}
 }
 
-// cpuDetails returns per-architecture facts printed after the features:
-// none here.
-func cpuDetails() map[string]string { return nil }
+// cpuDetails returns what CPUID says (vendor, family, model), the core the
+// library takes it for, and the AEAD routing that core gets.
+func cpuDetails() map[string]string {
+	x, _ := cpuid.ReadX86()
+	c := x.Core()
+	return map[string]string{
+		"cpuid": fmt.Sprintf("%s family %#x model %#x stepping %d, AMX %v", x.Vendor, x.Family, x.Model, x.Stepping, x.AMX),
+		"core":  c.String(),
+		"route": fmt.Sprintf("AEAD small kernels up to %d bytes, the short path above (the core's row of internal/cpuid's X86AEADFor)",
+			cpuid.X86AEADFor(c).SmallMax),
+	}
+}

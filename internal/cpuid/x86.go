@@ -129,3 +129,24 @@ func (x X86) Core() X86Core {
 	}
 	return X86Unknown
 }
+
+// X86AEAD is how the amd64 AEAD routes messages on a core, where that
+// differs between cores (aead/route_amd64.go reads it once).
+type X86AEAD struct {
+	// SmallMax is the longest message that takes the one-call small
+	// kernels (key block, encryption and MAC from key and nonce): 192
+	// bytes, their limit, where they win; 64 where the separate passes
+	// win from 65 bytes on.
+	SmallMax int
+}
+
+// X86AEADFor returns the AEAD routing of core c. Only measured cores have
+// rows; every other core keeps the routing measured on Zen 5, where the
+// kernels were written (bench/README.md has the measurements per CPU).
+func X86AEADFor(c X86Core) X86AEAD {
+	switch c {
+	case IntelSapphireRapids:
+		return X86AEAD{SmallMax: 64}
+	}
+	return X86AEAD{SmallMax: 192}
+}

@@ -75,3 +75,18 @@ func TestReadX86(t *testing.T) {
 		t.Errorf("vendor %q", x.Vendor)
 	}
 }
+
+// TestX86AEADFor names the routing of every core in the table: the measured
+// ones their own, the rest the default.
+func TestX86AEADFor(t *testing.T) {
+	want := map[X86Core]int{IntelSapphireRapids: 64}
+	for c := X86Unknown; c <= AMDZen5; c++ {
+		w, ok := want[c]
+		if !ok {
+			w = 192
+		}
+		if got := X86AEADFor(c).SmallMax; got != w {
+			t.Errorf("%v: SmallMax %d, want %d", c, got, w)
+		}
+	}
+}
