@@ -49,10 +49,12 @@ CONFIGS=(
 	"riscv64  rv64,v=true,vlen=256   CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=RVV"
 	"riscv64  rv64,v=true,vlen=1024  CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=RVV"
 	"riscv64  rva23u64     GORISCV64=rva23u64 CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=RVV"
+	"ppc64le  power8       CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=VSX"
+	"ppc64le  power9       CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=VSX"
+	"ppc64le  power10      CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=VSX"
 	# Ports with the portable code only: 32-bit arm, and the big-endian ppc64
 	# and s390x, where every byte order assumption would show.
 	"arm      cortex-a15   GOARM=7 CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=Go"
-	"ppc64le  power9       CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=Go"
 	"ppc64    power9       CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=Go"
 	"s390x    max          CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=Go"
 )
