@@ -49,9 +49,9 @@ CONFIGS=(
 	"riscv64  rv64,v=true,vlen=256   CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=RVV"
 	"riscv64  rv64,v=true,vlen=1024  CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=RVV"
 	"riscv64  rva23u64     GORISCV64=rva23u64 CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=RVV"
-	"ppc64le  power8       CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=VSX"
-	"ppc64le  power9       CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=VSX"
-	"ppc64le  power10      CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=VSX"
+	"ppc64le  power8       CHACHAKIT_STRICT=1 CHACHAKIT_ABSENT=chacha20/VSXPaired CHACHAKIT_EXPECT=chacha20=VSX"
+	"ppc64le  power9       CHACHAKIT_STRICT=1 CHACHAKIT_ABSENT=chacha20/VSXPaired CHACHAKIT_EXPECT=chacha20=VSX"
+	"ppc64le  power10      CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=VSXPaired"
 	# Ports with the portable code only: 32-bit arm, and the big-endian ppc64
 	# and s390x, where every byte order assumption would show.
 	"arm      cortex-a15   GOARM=7 CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=Go"

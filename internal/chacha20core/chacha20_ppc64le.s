@@ -175,6 +175,20 @@ GLOBL ·chachaPPC64Const(SB), RODATA|NOPTR, $96
 	VPERMXOR	V14, V3, V17, V14; \
 	CDB4(V19, V5, V10, V15, V6, V11, V12, V7, V8, V13, V4, V9, V14)
 
+// ROUNDS is the twenty rounds of the vertical code, and the feed-forward
+// of the counters.
+#define ROUNDS \
+	FIRST; \
+	DROUND; DROUND; DROUND; DROUND; DROUND; DROUND; DROUND; DROUND; DROUND; \
+	VADDUWM	V12, V20, V12
+
+// NEXT4 advances the counters and the message pointers by four blocks.
+#define NEXT4 \
+	VSPLTISW	$4, V0; \
+	VADDUWM	V20, V0, V20; \
+	ADD	$256, R4; \
+	ADD	$256, R5
+
 // TRANSPOSE4 turns four vectors holding one word of blocks 0..3 each (w0..w3
 // = words 4r..4r+3, given by their VSX names) into four holding words
 // 4r..4r+3 of one block each: merges of words (XXMRGHW: blocks 0 and 1,
@@ -214,6 +228,41 @@ GLOBL ·chachaPPC64Const(SB), RODATA|NOPTR, $96
 	XOR16(w2, o2, VS11); \
 	XOR16(w1, o3, VS12)
 
+// The POWER10 output step works on two rows of a block at once: LXVP and
+// STXVP move 32 bytes between memory and a pair of VSX registers, the even
+// one holding the second 16 bytes and the odd one the first, each in the
+// order of LXV (word element 3-j holds word j of memory). The keystream
+// rows are made in that order by transposing the words of a row in reverse
+// (w3..w0) and by feed-forward rows loaded with LXV.
+//
+// ROWS2 finishes rows r and r+1 (words 4r..4r+7; off = 16r) of the four
+// blocks: transposes w0..w3 and u0..u3 (VMX names v0..v3 and x0..x3), adds
+// the feed-forward rows ffa and ffb and outputs 32 bytes of each block.
+#define ROWS2(v0, v1, v2, v3, w0, w1, w2, w3, x0, x1, x2, x3, u0, u1, u2, u3, ffa, ffb, off) \
+	TRANSPOSE4(w3, w2, w1, w0, VS8); \
+	VADDUWM	v3, ffa, v3; \
+	VADDUWM	v0, ffa, v0; \
+	VADDUWM	v1, ffa, v1; \
+	VADDUWM	v2, ffa, v2; \
+	TRANSPOSE4(u3, u2, u1, u0, VS8); \
+	VADDUWM	x3, ffb, x3; \
+	VADDUWM	x0, ffb, x0; \
+	VADDUWM	x1, ffb, x1; \
+	VADDUWM	x2, ffb, x2; \
+	XOR32(w3, u3, off, VS10, VS11); \
+	XOR32(w0, u0, off+64, VS12, VS13); \
+	XOR32(w1, u1, off+128, VS14, VS15); \
+	XOR32(w2, u2, off+192, VS10, VS11)
+
+// XOR32 XORs the 32 bytes of src at off with the keystream rows a (first 16
+// bytes) and b and stores them to dst at off, through the register pair
+// t0 (even), t1 = t0+1.
+#define XOR32(a, b, off, t0, t1) \
+	LXVP	off(R5), t0; \
+	XXLXOR	t1, a, t1; \
+	XXLXOR	t0, b, t0; \
+	STXVP	t0, off(R4)
+
 // HQR is a horizontal column round: the quarter rounds of the four columns
 // of the rows a, b, c, d at once.
 #define HQR(a, b, c, d) \
@@ -246,13 +295,14 @@ GLOBL ·chachaPPC64Const(SB), RODATA|NOPTR, $96
 	HQR(V0, V1, V2, V3); \
 	HDIAG(V0, V1, V2, V3)
 
-// func xorBlocksVSX(s *State, dst, src *byte, blocks int)
+// func xorBlocksVSX(s *State, dst, src *byte, blocks int, paired bool)
 //
 // xorBlocksVSX XORs 64*blocks bytes of src with the keystream blocks
 // s.Counter, s.Counter+1, ... (mod 2^32) and stores the result to dst,
 // which is src or does not overlap it. It does not change s. blocks must
-// be at least 1.
-TEXT ·xorBlocksVSX(SB), NOSPLIT, $0-32
+// be at least 1. paired selects the four-block loop with the POWER10
+// loads and stores LXVP and STXVP.
+TEXT ·xorBlocksVSX(SB), NOSPLIT, $0-33
 	MOVD	s+0(FP), R3
 	MOVD	dst+8(FP), R4
 	MOVD	src+16(FP), R5
@@ -321,36 +371,54 @@ TEXT ·xorBlocksVSX(SB), NOSPLIT, $0-32
 	LXVW4X	(R7)(R8), VS36
 	VSPLTW	$0, V24, V20
 	VADDUWM	V20, V4, V20
+	MOVBZ	paired+32(FP), R25
+	CMP	R25, $0
+	BNE	paired
 	XXLANDC	VS56, VS16, VS56
 
 	PCALIGN	$16
 loop:
-	FIRST
-	DROUND
-	DROUND
-	DROUND
-	DROUND
-	DROUND
-	DROUND
-	DROUND
-	DROUND
-	DROUND
-	// Feed-forward of the counters, then row by row: transpose, add the
-	// rest of the input, XOR into the message.
-	VADDUWM	V12, V20, V12
+	ROUNDS
+	// Row by row: transpose, add the rest of the input, XOR into the
+	// message.
 	ROWS(V0, V1, V2, V3, VS32, VS33, VS34, VS35, V21, R0, R11, R16, R20)
 	ROWS(V4, V5, V6, V7, VS36, VS37, VS38, VS39, V22, R8, R12, R17, R21)
 	ROWS(V8, V9, V10, V11, VS40, VS41, VS42, VS43, V23, R9, R14, R18, R22)
 	ROWS(V12, V13, V14, V15, VS44, VS45, VS46, VS47, V24, R10, R15, R19, R23)
 	// The next four counters.
-	VSPLTISW	$4, V0
-	VADDUWM	V20, V0, V20
-	ADD	$256, R4
-	ADD	$256, R5
+	NEXT4
 	BDNZ	loop
 
 	// Row 3 of the next block for the horizontal code: its counter from
 	// lane 0 of V20, the nonce from V24.
+	XXSEL	VS56, VS52, VS16, VS56
+	BR	tail
+
+paired:
+	// The feed-forward rows in the order of LXV (the mask of word 0 loads
+	// as the mask of element 3).
+	LXV	0(R7), VS53
+	LXV	0(R3), VS54
+	LXV	16(R3), VS55
+	LXV	32(R3), VS56
+	LXV	64(R7), VS9
+	XXLANDC	VS56, VS9, VS56
+
+	PCALIGN	$16
+pairedloop:
+	ROUNDS
+	// Two rows at a time.
+	ROWS2(V0, V1, V2, V3, VS32, VS33, VS34, VS35, V4, V5, V6, V7, VS36, VS37, VS38, VS39, V21, V22, 0)
+	ROWS2(V8, V9, V10, V11, VS40, VS41, VS42, VS43, V12, V13, V14, V15, VS44, VS45, VS46, VS47, V23, V24, 32)
+	NEXT4
+	BDNZ	pairedloop
+
+	// The input rows of the horizontal code again, in the order of LXVW4X,
+	// and its row 3 with the counter from lane 0 of V20.
+	LXVW4X	(R7)(R0), VS53
+	LXVW4X	(R3)(R0), VS54
+	LXVW4X	(R3)(R8), VS55
+	LXVW4X	(R3)(R9), VS56
 	XXSEL	VS56, VS52, VS16, VS56
 
 tail:

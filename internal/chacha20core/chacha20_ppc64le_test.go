@@ -5,31 +5,63 @@ package chacha20core
 import (
 	"bytes"
 	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/chachakit/chachakit/internal/cryptotest"
 	"github.com/chachakit/chachakit/internal/impl"
+	"golang.org/x/sys/cpu"
 )
 
-// vecKernels lists the ppc64le kernel for TestVecKernels. It computes
+// vecKernels lists the ppc64le kernels for TestVecKernels. They compute
 // exactly the blocks asked for, in place over zeros here; 24 blocks cover
 // several four-block iterations followed by every tail length.
 func vecKernels() []vecKernel {
-	return []vecKernel{
-		{"VSX", available("VSX"), 24, func(s *State, out []byte, blocks int) int {
+	var ks []vecKernel
+	for _, k := range vsxKernels {
+		ks = append(ks, vecKernel{k.name, available(k.name), 24, func(s *State, out []byte, blocks int) int {
 			clear(out[:blocks*BlockSize])
-			xorBlocksVSX(s, &out[0], &out[0], blocks)
+			xorBlocksVSX(s, &out[0], &out[0], blocks, k.paired)
 			return blocks * BlockSize
-		}},
+		}})
+	}
+	return ks
+}
+
+// vsxKernels are the two loops of xorBlocksVSX.
+var vsxKernels = []struct {
+	name   string
+	paired bool
+}{{"VSXPaired", true}, {"VSX", false}}
+
+// runVSX runs f for each kernel of xorBlocksVSX this CPU can run, and in
+// strict mode fails for one that it cannot unless CHACHAKIT_ABSENT names it.
+func runVSX(t *testing.T, f func(t *testing.T, paired bool)) {
+	for _, k := range vsxKernels {
+		t.Run(k.name, func(t *testing.T) {
+			if !available(k.name) {
+				if cryptotest.Strict() && !slices.Contains(strings.Split(os.Getenv("CHACHAKIT_ABSENT"), ","), "chacha20/"+k.name) {
+					t.Fatalf("kernel %s is not available on this CPU, and CHACHAKIT_STRICT=1 expects it to run", k.name)
+				}
+				t.Skipf("kernel %s is not available on this CPU", k.name)
+			}
+			f(t, k.paired)
+		})
 	}
 }
 
-// TestPPC64LERegistered: VSX is registered and available, and
+// TestPPC64LERegistered: both paths are registered in the dispatcher's
+// order, VSX is available, VSXPaired exactly on POWER10, and
 // CHACHAKIT_EXPECT names the default pick.
 func TestPPC64LERegistered(t *testing.T) {
 	l := impl.List("chacha20")
-	if len(l) != 1 || l[0].Name != "VSX" || !l[0].Available {
+	if len(l) != 2 || l[0].Name != "VSXPaired" || l[1].Name != "VSX" {
 		t.Fatalf("registered: %v", l)
+	}
+	if l[0].Available != cpu.PPC64.IsPOWER10 || !l[1].Available {
+		t.Fatalf("available: %v (POWER10: %v)", l, cpu.PPC64.IsPOWER10)
 	}
 	cryptotest.CheckExpected(t, "chacha20")
 }
@@ -39,7 +71,12 @@ func TestPPC64LERegistered(t *testing.T) {
 // destination offsets 0..7 and in place, called directly (no dispatcher in
 // between) and through XORBlocks, with guard bytes around dst.
 func TestVSXOffsets(t *testing.T) {
+	runVSX(t, testVSXOffsets)
+}
+
+func testVSXOffsets(t *testing.T, paired bool) {
 	r := rand.New(rand.NewPCG(11, 1))
+	name := map[bool]string{false: "VSX", true: "VSXPaired"}[paired]
 	const guard = 0xa5
 	for blocks := 0; blocks*BlockSize <= 1100; blocks++ {
 		n := blocks * BlockSize
@@ -63,11 +100,11 @@ func TestVSXOffsets(t *testing.T) {
 					s := s0
 					if direct {
 						if blocks > 0 {
-							xorBlocksVSX(&s, &dst[0], &src[0], blocks)
+							xorBlocksVSX(&s, &dst[0], &src[0], blocks, paired)
 						}
 						s.Counter += uint32(blocks)
 					} else {
-						impl.Select("chacha20", "VSX")
+						impl.Select("chacha20", name)
 						XORBlocks(&s, dst, src)
 						impl.Reset("chacha20")
 					}
@@ -96,6 +133,10 @@ func TestVSXOffsets(t *testing.T) {
 // that each block's counter wraps to 0 on its own, in the four-block loop
 // and in the one-block tail.
 func TestVSXCounterEdge(t *testing.T) {
+	runVSX(t, testVSXCounterEdge)
+}
+
+func testVSXCounterEdge(t *testing.T, paired bool) {
 	r := rand.New(rand.NewPCG(11, 2))
 	src := vecRandBytes(r, 20*BlockSize)
 	for k := uint32(1); k <= 9; k++ {
@@ -105,7 +146,7 @@ func TestVSXCounterEdge(t *testing.T) {
 			want, wantCtr := vecRef(s0, src[:blocks*BlockSize])
 			got := make([]byte, blocks*BlockSize)
 			s := s0
-			xorBlocksVSX(&s, &got[0], &src[0], blocks)
+			xorBlocksVSX(&s, &got[0], &src[0], blocks, paired)
 			if !bytes.Equal(got, want) || s != s0 {
 				t.Fatalf("counter 2^32-%d, %d blocks: wrong keystream or state changed", k, blocks)
 			}
