@@ -27,28 +27,19 @@ func init() {
 
 // xorBlocksVSX XORs 64*blocks bytes of src with the keystream blocks
 // s.Counter, s.Counter+1, ... (mod 2^32) into dst (dst is src or does not
-// overlap it). It does not change s. blocks >= 1. paired selects the
-// four-block loop of VSXPaired, which needs POWER10.
+// overlap it) and advances s.Counter by blocks. blocks >= 1. paired
+// selects the four-block loop of VSXPaired, which needs POWER10.
 //
 //go:noescape
 func xorBlocksVSX(s *State, dst, src *byte, blocks int, paired bool)
 
-// xorBlocks is the dispatcher.
+// xorBlocks is the dispatcher. Both paths are the one assembly function.
 func xorBlocks(s *State, dst, src []byte) {
-	if useVSXPaired {
-		xorBlocksVSXn(s, dst, src, true)
-	} else if useVSX {
-		xorBlocksVSXn(s, dst, src, false)
+	if useVSXPaired || useVSX {
+		if n := len(src) / BlockSize; n > 0 {
+			xorBlocksVSX(s, &dst[0], &src[0], n, useVSXPaired)
+		}
 	} else {
 		xorBlocksGeneric(s, dst, src)
-	}
-}
-
-// xorBlocksVSXn runs the assembly over the whole blocks of src, if any, and
-// advances the counter.
-func xorBlocksVSXn(s *State, dst, src []byte, paired bool) {
-	if n := len(src) / BlockSize; n > 0 {
-		xorBlocksVSX(s, &dst[0], &src[0], n, paired)
-		s.Counter += uint32(n)
 	}
 }

@@ -54,6 +54,7 @@
 //   R7        address of the constant table
 //   R8-R12, R14-R23  the offsets 16, 32, ..., 240 (16*k in the k-th one)
 //   R24       iterations
+//   R25, R26  scratch
 //   CTR       iterations left
 //   V0-V15    the sixteen state words of four blocks (vertical), or
 //             V0-V3 the four rows of one block (horizontal)
@@ -299,9 +300,9 @@ GLOBL ·chachaPPC64Const(SB), RODATA|NOPTR, $96
 //
 // xorBlocksVSX XORs 64*blocks bytes of src with the keystream blocks
 // s.Counter, s.Counter+1, ... (mod 2^32) and stores the result to dst,
-// which is src or does not overlap it. It does not change s. blocks must
-// be at least 1. paired selects the four-block loop with the POWER10
-// loads and stores LXVP and STXVP.
+// which is src or does not overlap it, and advances s.Counter by blocks.
+// blocks must be at least 1. paired selects the four-block loop with the
+// POWER10 loads and stores LXVP and STXVP.
 TEXT ·xorBlocksVSX(SB), NOSPLIT, $0-33
 	MOVD	s+0(FP), R3
 	MOVD	dst+8(FP), R4
@@ -313,12 +314,9 @@ TEXT ·xorBlocksVSX(SB), NOSPLIT, $0-33
 	MOVD	$16, R8
 	MOVD	$32, R9
 	MOVD	$48, R10
-	MOVD	$64, R11
-	MOVD	$80, R12
 	LXVW4X	(R7)(R0), VS53
 	LXVW4X	(R7)(R9), VS48
 	LXVW4X	(R7)(R10), VS49
-	LXVW4X	(R7)(R11), VS16
 	VSPLTISW	$12, V18
 	VSPLTISW	$7, V19
 	LXVW4X	(R3)(R0), VS54
@@ -328,6 +326,9 @@ TEXT ·xorBlocksVSX(SB), NOSPLIT, $0-33
 	CMP	R24, $0
 	BEQ	tail
 	MOVD	R24, CTR
+	MOVD	$64, R11
+	MOVD	$80, R12
+	LXVW4X	(R7)(R11), VS16
 	MOVD	$96, R14
 	MOVD	$112, R15
 	MOVD	$128, R16
@@ -385,7 +386,7 @@ loop:
 	ROWS(V4, V5, V6, V7, VS36, VS37, VS38, VS39, V22, R8, R12, R17, R21)
 	ROWS(V8, V9, V10, V11, VS40, VS41, VS42, VS43, V23, R9, R14, R18, R22)
 	ROWS(V12, V13, V14, V15, VS44, VS45, VS46, VS47, V24, R10, R15, R19, R23)
-	// The next four counters.
+	// The next four counters and blocks.
 	NEXT4
 	BDNZ	loop
 
@@ -427,6 +428,7 @@ tail:
 	ANDCC	$3, R6, R24
 	BEQ	done
 	MOVD	R24, CTR
+	MOVD	$80, R12
 	LXVW4X	(R7)(R12), VS57
 
 	PCALIGN	$16
@@ -457,4 +459,7 @@ tailloop:
 	BDNZ	tailloop
 
 done:
+	MOVWZ	32(R3), R26
+	ADD	R6, R26
+	MOVW	R26, 32(R3)
 	RET

@@ -24,6 +24,7 @@ func vecKernels() []vecKernel {
 		ks = append(ks, vecKernel{k.name, available(k.name), 24, func(s *State, out []byte, blocks int) int {
 			clear(out[:blocks*BlockSize])
 			xorBlocksVSX(s, &out[0], &out[0], blocks, k.paired)
+			s.Counter -= uint32(blocks) // the kernel test wants s unchanged
 			return blocks * BlockSize
 		}})
 	}
@@ -102,7 +103,6 @@ func testVSXOffsets(t *testing.T, paired bool) {
 						if blocks > 0 {
 							xorBlocksVSX(&s, &dst[0], &src[0], blocks, paired)
 						}
-						s.Counter += uint32(blocks)
 					} else {
 						impl.Select("chacha20", name)
 						XORBlocks(&s, dst, src)
@@ -147,10 +147,9 @@ func testVSXCounterEdge(t *testing.T, paired bool) {
 			got := make([]byte, blocks*BlockSize)
 			s := s0
 			xorBlocksVSX(&s, &got[0], &src[0], blocks, paired)
-			if !bytes.Equal(got, want) || s != s0 {
-				t.Fatalf("counter 2^32-%d, %d blocks: wrong keystream or state changed", k, blocks)
+			if !bytes.Equal(got, want) || s.Key != s0.Key || s.Nonce != s0.Nonce {
+				t.Fatalf("counter 2^32-%d, %d blocks: wrong keystream or key or nonce changed", k, blocks)
 			}
-			s.Counter += uint32(blocks)
 			if s.Counter != wantCtr {
 				t.Fatalf("counter 2^32-%d, %d blocks: counter %#x, want %#x", k, blocks, s.Counter, wantCtr)
 			}
