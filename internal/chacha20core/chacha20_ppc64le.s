@@ -3,7 +3,9 @@
 #include "textflag.h"
 
 // ChaCha20 keystream XOR for ppc64le with VMX and VSX (RFC 8439, Section
-// 2.3), on the POWER8 instruction set that Go's ppc64le port requires.
+// 2.3), on the POWER8 instruction set that Go's ppc64le port requires, with
+// one POWER10 variant of the four-block loop (paired, the VSXPaired path),
+// which loads and stores the message 32 bytes at a time with LXVP and STXVP.
 //
 // Two layouts:
 //   - Four blocks per iteration in the "vertical" layout: one vector per
@@ -54,7 +56,7 @@
 //   R7        address of the constant table
 //   R8-R12, R14-R23  the offsets 16, 32, ..., 240 (16*k in the k-th one)
 //   R24       iterations
-//   R25, R26  scratch
+//   R25, R26  the paired flag, the new counter
 //   CTR       iterations left
 //   V0-V15    the sixteen state words of four blocks (vertical), or
 //             V0-V3 the four rows of one block (horizontal)
@@ -70,7 +72,8 @@
 //   VS0-VS2   k0, x6, x7: operands of XXLXOR, which reads any VSX register
 //   VS3-VS7   x3, x9, x11, x14, x15: copied into their working registers
 //             (VS35, VS41, VS43, VS46, VS47) at the start of every iteration
-//   VS8-VS12  transposition and message temporaries
+//   VS8-VS15  transposition and message temporaries (pairs VS10/VS11,
+//             VS12/VS13, VS14/VS15 for LXVP and STXVP)
 //   VS16      the mask (0xffffffff, 0, 0, 0)
 
 // The constant row "expand 32-byte k"; the lane numbers 0..3; the VPERMXOR
