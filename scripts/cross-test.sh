@@ -49,6 +49,9 @@ CONFIGS=(
 	"riscv64  rv64,v=true,vlen=256   CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=RVV"
 	"riscv64  rv64,v=true,vlen=1024  CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=RVV"
 	"riscv64  rva23u64     GORISCV64=rva23u64 CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=RVV"
+	"ppc64le  power8       CHACHAKIT_STRICT=1 CHACHAKIT_ABSENT=chacha20/VSXPaired CHACHAKIT_EXPECT=chacha20=VSX"
+	"ppc64le  power9       CHACHAKIT_STRICT=1 CHACHAKIT_ABSENT=chacha20/VSXPaired CHACHAKIT_EXPECT=chacha20=VSX"
+	"ppc64le  power10      CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=VSXPaired"
 	# s390x (big endian): "max" has the vector facility and its enhancements
 	# 1 and 2 (z15); with vxeh and vxeh2 off it reports a z13-level vector
 	# facility (golang.org/x/sys/cpu sees no VXE), the level the assembly is
@@ -64,7 +67,6 @@ CONFIGS=(
 	# Ports with the portable code only: 32-bit arm, and the big-endian
 	# ppc64, where every byte order assumption would show.
 	"arm      cortex-a15   GOARM=7 CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=Go"
-	"ppc64le  power9       CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=Go"
 	"ppc64    power9       CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=Go"
 )
 # qemu 10.0 (installed by install-qemu.sh from bookworm-backports) lists the

@@ -8,8 +8,10 @@
 #   count-chacha20.sh -arch ARCH -cpu CPU [-goenv VAR=value] [-sizes "N ..."]
 #                     [-ops N] ROW...
 #
-#   -arch    loong64, riscv64, arm64 or s390x (GOARCH of the build)
-#   -cpu     QEMU CPU model, e.g. la464, rv64,v=true,vlen=256, rva23u64
+#   -arch    loong64, riscv64, arm64, ppc64le, ppc64 or s390x (GOARCH of
+#            the build)
+#   -cpu     QEMU CPU model, e.g. la464, rv64,v=true,vlen=256, rva23u64,
+#            power9
 #   -goenv   a build variable for the benchmark binary (GORISCV64=rva23u64)
 #   -sizes   message sizes in bytes (default 16384)
 #   -ops     operations counted per run (default 4, at least 2; see

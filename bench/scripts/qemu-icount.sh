@@ -6,7 +6,8 @@
 #   qemu-icount.sh -arch ARCH [-cpu CPU] -bin BINARY -sym REGEX
 #                  [-ops N [-bytes B]] [-log FILE] -- ARGS...
 #
-#   -arch   arm64, loong64, riscv64, amd64 or s390x (selects qemu-ARCH-static)
+#   -arch   arm64, loong64, riscv64, amd64, ppc64le, ppc64 or s390x (selects
+#           the qemu user-mode emulator)
 #   -cpu    QEMU CPU model (la464, cortex-a72, rv64, rva23u64, ...)
 #   -bin    the binary; nothing is built (use `GOARCH=... go test -c`)
 #   -sym    extended regex over the symbol names of `go tool nm`; every
@@ -72,6 +73,8 @@ arm64) qemu=qemu-aarch64-static ;;
 loong64) qemu=qemu-loongarch64-static ;;
 riscv64) qemu=qemu-riscv64-static ;;
 amd64) qemu=qemu-x86_64-static ;;
+ppc64le) qemu=qemu-ppc64le-static ;;
+ppc64) qemu=qemu-ppc64-static ;;
 s390x) qemu=qemu-s390x-static ;;
 *) echo "qemu-icount.sh: unknown -arch $arch" >&2; exit 2 ;;
 esac

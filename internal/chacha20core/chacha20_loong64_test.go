@@ -10,17 +10,6 @@ import (
 	"github.com/chachakit/chachakit/internal/impl"
 )
 
-// available reports whether the registered chacha20 implementation name can
-// run on this CPU.
-func available(name string) bool {
-	for _, i := range impl.List("chacha20") {
-		if i.Name == name {
-			return i.Available
-		}
-	}
-	return false
-}
-
 // vecKernels lists the loong64 kernels for TestVecKernels. They compute
 // whole iterations, so gen returns the size of every iteration it ran. The
 // fused kernels run in place over zeros, which leaves the keystream.

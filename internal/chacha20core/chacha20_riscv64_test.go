@@ -9,17 +9,6 @@ import (
 	"github.com/chachakit/chachakit/internal/impl"
 )
 
-// available reports whether the registered chacha20 implementation name can
-// run on this CPU.
-func available(name string) bool {
-	for _, i := range impl.List("chacha20") {
-		if i.Name == name {
-			return i.Available
-		}
-	}
-	return false
-}
-
 // vecKernels lists the riscv64 kernel for TestVecKernels. It computes
 // exactly the blocks asked for; 40 blocks cover several iterations at
 // every VLEN up to 1024 and a rest of every size at VLEN=128 and 256.

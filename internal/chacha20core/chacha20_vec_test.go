@@ -1,4 +1,4 @@
-//go:build (loong64 || riscv64 || s390x) && gc && !purego
+//go:build (loong64 || ppc64le || riscv64 || s390x) && gc && !purego
 
 package chacha20core
 
@@ -14,15 +14,27 @@ import (
 	"unsafe"
 
 	"github.com/chachakit/chachakit/internal/cryptotest"
+	"github.com/chachakit/chachakit/internal/impl"
 )
 
-// Differential tests of the loong64 (LASX, LSX), riscv64 (RVV) and s390x
-// (VX) keystream paths against the portable code. They run under every registered
-// implementation through cryptotest.Run, and call the assembly kernels
-// directly (vecKernels, in chacha20_<goarch>_test.go) to check every lane
-// they compute, including the lanes the Go code drops.
+// Differential tests of the loong64 (LASX, LSX), ppc64le (VSX), riscv64
+// (RVV) and s390x (VX) keystream paths against the portable code. They run
+// under every registered implementation through cryptotest.Run, and call
+// the assembly kernels directly (vecKernels, in chacha20_<goarch>_test.go)
+// to check every lane they compute, including the lanes the Go code drops.
 
 const vecGuard = 0x3c
+
+// available reports whether the registered chacha20 implementation name can
+// run on this CPU.
+func available(name string) bool {
+	for _, i := range impl.List("chacha20") {
+		if i.Name == name {
+			return i.Available
+		}
+	}
+	return false
+}
 
 // vecKernel is one keystream kernel: gen writes the keystream of at least
 // blocks blocks (starting at s.Counter) to out and returns how many bytes
