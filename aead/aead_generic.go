@@ -5,6 +5,7 @@ import (
 
 	"github.com/chachakit/chachakit/internal/aeadasm"
 	"github.com/chachakit/chachakit/internal/alias"
+	"github.com/chachakit/chachakit/internal/align"
 	"github.com/chachakit/chachakit/internal/chacha20core"
 	"github.com/chachakit/chachakit/internal/poly1305"
 	"github.com/chachakit/chachakit/internal/wipe"
@@ -40,24 +41,26 @@ func seal(key *[KeySize]byte, nonce []byte, dst, plaintext, ad []byte) []byte {
 
 	var s chacha20core.State
 	s.InitFrom(key[:], nonce)
-	var t [Overhead]byte
+	var t align.Buffer[[Overhead]byte]
 	if len(plaintext) <= shortMax {
 		// Block 0 and the message blocks in one call, in a buffer.
-		var buf [chacha20core.BlockSize + shortMax]byte
+		var b align.Buffer[[chacha20core.BlockSize + shortMax]byte]
+		buf := &b.V
 		n := chacha20core.BlockSize + roundUp(len(plaintext))
 		copy(buf[chacha20core.BlockSize:], plaintext)
 		chacha20core.XORBlocks(&s, buf[:n], buf[:n])
 		copy(ciphertext, buf[chacha20core.BlockSize:])
-		poly1305.SumAEAD(&t, (*[32]byte)(buf[:32]), ad, ciphertext)
+		poly1305.SumAEAD(&t.V, (*[32]byte)(buf[:32]), ad, ciphertext)
 		wipe.Memclr(buf[:n])
 	} else {
 		// Block 0 shares a call with the first 16 message blocks.
-		var polyKey [chacha20core.BlockSize]byte
-		chacha20core.KeyAndXOR(&s, &polyKey, ciphertext, plaintext)
-		poly1305.SumAEAD(&t, (*[32]byte)(polyKey[:32]), ad, ciphertext)
+		var k align.Buffer[[chacha20core.BlockSize]byte]
+		polyKey := &k.V
+		chacha20core.KeyAndXOR(&s, polyKey, ciphertext, plaintext)
+		poly1305.SumAEAD(&t.V, (*[32]byte)(polyKey[:32]), ad, ciphertext)
 		wipe.Memclr(polyKey[:])
 	}
-	copy(tag, t[:])
+	copy(tag, t.V[:])
 	s.Wipe()
 	return ret
 }
@@ -89,14 +92,16 @@ func open(key *[KeySize]byte, nonce []byte, dst, ciphertext, ad []byte) ([]byte,
 
 	var s chacha20core.State
 	s.InitFrom(key[:], nonce)
-	var want [Overhead]byte
+	var w align.Buffer[[Overhead]byte]
+	want := &w.V
 	if len(ciphertext) <= shortMax {
 		// The keystream of block 0 and the message blocks in one call;
 		// the message is XORed in only once the tag has been verified.
-		var ks [chacha20core.BlockSize + shortMax]byte
+		var b align.Buffer[[chacha20core.BlockSize + shortMax]byte]
+		ks := &b.V
 		n := chacha20core.BlockSize + roundUp(len(ciphertext))
 		chacha20core.XORBlocks(&s, ks[:n], ks[:n])
-		poly1305.SumAEAD(&want, (*[32]byte)(ks[:32]), ad, ciphertext)
+		poly1305.SumAEAD(want, (*[32]byte)(ks[:32]), ad, ciphertext)
 		ok := subtle.ConstantTimeCompare(want[:], tag) == 1
 		if ok {
 			xorBytes(out, ciphertext, ks[chacha20core.BlockSize:])
@@ -112,9 +117,9 @@ func open(key *[KeySize]byte, nonce []byte, dst, ciphertext, ad []byte) ([]byte,
 
 	// Block 0 and the keystream of the first 16 message blocks in one
 	// call, kept until the tag has been verified.
-	var head [(1 + chacha20core.HeadBlocks) * chacha20core.BlockSize]byte
-	ks := chacha20core.KeyStreamHead(&s, &head, len(ciphertext))
-	poly1305.SumAEAD(&want, (*[32]byte)(ks[:32]), ad, ciphertext)
+	var head align.Buffer[[(1 + chacha20core.HeadBlocks) * chacha20core.BlockSize]byte]
+	ks := chacha20core.KeyStreamHead(&s, &head.V, len(ciphertext))
+	poly1305.SumAEAD(want, (*[32]byte)(ks[:32]), ad, ciphertext)
 	ok := subtle.ConstantTimeCompare(want[:], tag) == 1
 	if ok {
 		h := min(len(ciphertext), len(ks)-chacha20core.BlockSize)

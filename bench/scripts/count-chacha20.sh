@@ -8,11 +8,12 @@
 #   count-chacha20.sh -arch ARCH -cpu CPU [-goenv VAR=value] [-sizes "N ..."]
 #                     [-ops N] ROW...
 #
-#   -arch    loong64, riscv64, arm64, ppc64le, ppc64 or s390x (GOARCH of
+#   -arch    loong64, riscv64, arm64, ppc64le, ppc64, s390x, arm or 386 (GOARCH of
 #            the build)
 #   -cpu     QEMU CPU model, e.g. la464, rv64,v=true,vlen=256, rva23u64,
 #            power9
-#   -goenv   a build variable for the benchmark binary (GORISCV64=rva23u64)
+#   -goenv   a build variable for the benchmark binary (GORISCV64=rva23u64,
+#            GOARM=7)
 #   -sizes   message sizes in bytes (default 16384)
 #   -ops     operations counted per run (default 4, at least 2; see
 #            qemu-icount.sh)

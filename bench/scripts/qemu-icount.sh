@@ -6,7 +6,7 @@
 #   qemu-icount.sh -arch ARCH [-cpu CPU] -bin BINARY -sym REGEX
 #                  [-ops N [-bytes B]] [-log FILE] -- ARGS...
 #
-#   -arch   arm64, loong64, riscv64, amd64, ppc64le, ppc64 or s390x (selects
+#   -arch   arm64, loong64, riscv64, amd64, ppc64le, ppc64, s390x, arm or 386 (selects
 #           the qemu user-mode emulator)
 #   -cpu    QEMU CPU model (la464, cortex-a72, rv64, rva23u64, ...)
 #   -bin    the binary; nothing is built (use `GOARCH=... go test -c`)
@@ -76,6 +76,8 @@ amd64) qemu=qemu-x86_64-static ;;
 ppc64le) qemu=qemu-ppc64le-static ;;
 ppc64) qemu=qemu-ppc64-static ;;
 s390x) qemu=qemu-s390x-static ;;
+arm) qemu=qemu-arm-static ;;
+386) qemu=qemu-i386-static ;;
 *) echo "qemu-icount.sh: unknown -arch $arch" >&2; exit 2 ;;
 esac
 

@@ -12,6 +12,7 @@ package chacha20core
 
 import (
 	"encoding/binary"
+	"github.com/chachakit/chachakit/internal/align"
 	"unsafe"
 
 	"github.com/chachakit/chachakit/internal/wipe"
@@ -61,17 +62,19 @@ func (s *State) Init(key *[32]byte, nonce *[12]byte, counter uint32) {
 // bytes follow 4 zero bytes as the ChaCha20 nonce), with the counter at 0.
 // The caller has checked the lengths.
 func (s *State) InitFrom(key, nonce []byte) {
-	var n [12]byte
+	var an align.Buffer[[12]byte]
+	n := &an.V
 	if len(nonce) == 24 {
-		var subkey [32]byte
-		HChaCha20(&subkey, (*[32]byte)(key), (*[16]byte)(nonce))
+		var sk align.Buffer[[32]byte]
+		subkey := &sk.V
+		HChaCha20(subkey, (*[32]byte)(key), (*[16]byte)(nonce))
 		copy(n[4:], nonce[16:24])
-		s.Init(&subkey, &n, 0)
+		s.Init(subkey, n, 0)
 		wipe.Memclr(subkey[:])
 		return
 	}
 	copy(n[:], nonce)
-	s.Init((*[32]byte)(key), &n, 0)
+	s.Init((*[32]byte)(key), n, 0)
 }
 
 // Wipe zeroes the whole state, key included, in a way the compiler cannot
@@ -115,7 +118,8 @@ func XORKeyStream(s *State, dst, src []byte) {
 		head = full - (tailBlocks-1)*BlockSize
 		XORBlocks(s, dst[:head], src[:head])
 	}
-	var buf [(1 + HeadBlocks) * BlockSize]byte
+	var b align.Buffer[[(1 + HeadBlocks) * BlockSize]byte]
+	buf := &b.V
 	rest := src[head:]
 	n := roundUp(len(rest))
 	copy(buf[:], rest)
@@ -143,7 +147,8 @@ const HeadBlocks = 16
 // the AEAD's Poly1305 key block and encryption (RFC 8439, Section 2.8). dst
 // and src overlap exactly or not at all.
 func KeyAndXOR(s *State, key *[BlockSize]byte, dst, src []byte) {
-	var buf [(1 + HeadBlocks) * BlockSize]byte
+	var b align.Buffer[[(1 + HeadBlocks) * BlockSize]byte]
+	buf := &b.V
 	h := min(len(src), pathHeadBlocks()*BlockSize)
 	n := BlockSize + roundUp(h)
 	copy(buf[BlockSize:], src[:h])

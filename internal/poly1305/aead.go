@@ -1,6 +1,10 @@
 package poly1305
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/chachakit/chachakit/internal/align"
+)
 
 // aeadBuf is the longest AEAD MAC input (padded additional data, padded
 // ciphertext and the two lengths) that SumAEAD absorbs from one buffer.
@@ -20,7 +24,8 @@ func SumAEAD(out *[TagSize]byte, key *[KeySize]byte, ad, ciphertext []byte) {
 	m.Init(key)
 	pa, pc := padded(len(ad)), padded(len(ciphertext))
 	if n := pa + pc + 16; n <= aeadBuf {
-		var buf [aeadBuf]byte
+		var b align.Buffer[[aeadBuf]byte]
+		buf := &b.V
 		copy(buf[:], ad)
 		copy(buf[pa:], ciphertext)
 		binary.LittleEndian.PutUint64(buf[pa+pc:], uint64(len(ad)))
@@ -29,7 +34,8 @@ func SumAEAD(out *[TagSize]byte, key *[KeySize]byte, ad, ciphertext []byte) {
 	} else {
 		m.WritePadded(ad)
 		m.WritePadded(ciphertext)
-		var lens [16]byte
+		var l align.Buffer[[16]byte]
+		lens := &l.V
 		binary.LittleEndian.PutUint64(lens[0:], uint64(len(ad)))
 		binary.LittleEndian.PutUint64(lens[8:], uint64(len(ciphertext)))
 		m.Write(lens[:])

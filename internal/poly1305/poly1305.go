@@ -8,6 +8,7 @@ package poly1305
 
 import (
 	"encoding/binary"
+	"github.com/chachakit/chachakit/internal/align"
 	"unsafe"
 
 	"github.com/chachakit/chachakit/internal/wipe"
@@ -84,7 +85,8 @@ func (m *MAC) WritePadded(p []byte) {
 		blocks(&m.st, p[:full], true)
 	}
 	if tail := p[full:]; len(tail) > 0 {
-		var b [BlockSize]byte
+		var ab align.Buffer[[BlockSize]byte]
+		b := &ab.V
 		copy(b[:], tail)
 		blocks(&m.st, b[:], true)
 		wipe.Memclr(b[:])
