@@ -32,7 +32,50 @@ func qr(a, b, c, d uint32) (uint32, uint32, uint32, uint32) {
 func xorBlocksGeneric(s *State, dst, src []byte) {
 	f := s.firstColumns()
 	for len(src) >= BlockSize {
-		xorBlockGeneric(s, &f, (*[BlockSize]byte)(dst), (*[BlockSize]byte)(src))
+		// The first column round: column 0 with the counter, columns 1
+		// to 3 from f; then the first diagonal round.
+		x0, x4, x8, x12 := qr(c0, s.Key[0], s.Key[4], s.Counter)
+		x1, x5, x9, x13 := f[0], f[1], f[2], f[3]
+		x2, x6, x10, x14 := f[4], f[5], f[6], f[7]
+		x3, x7, x11, x15 := f[8], f[9], f[10], f[11]
+		x0, x5, x10, x15 = qr(x0, x5, x10, x15)
+		x1, x6, x11, x12 = qr(x1, x6, x11, x12)
+		x2, x7, x8, x13 = qr(x2, x7, x8, x13)
+		x3, x4, x9, x14 = qr(x3, x4, x9, x14)
+
+		for range 9 {
+			// Column round.
+			x0, x4, x8, x12 = qr(x0, x4, x8, x12)
+			x1, x5, x9, x13 = qr(x1, x5, x9, x13)
+			x2, x6, x10, x14 = qr(x2, x6, x10, x14)
+			x3, x7, x11, x15 = qr(x3, x7, x11, x15)
+			// Diagonal round.
+			x0, x5, x10, x15 = qr(x0, x5, x10, x15)
+			x1, x6, x11, x12 = qr(x1, x6, x11, x12)
+			x2, x7, x8, x13 = qr(x2, x7, x8, x13)
+			x3, x4, x9, x14 = qr(x3, x4, x9, x14)
+		}
+
+		// The input state added back, XORed into the message.
+		in, out := (*[BlockSize]byte)(src), (*[BlockSize]byte)(dst)
+		le := binary.LittleEndian
+		le.PutUint32(out[0:], le.Uint32(in[0:])^(x0+c0))
+		le.PutUint32(out[4:], le.Uint32(in[4:])^(x1+c1))
+		le.PutUint32(out[8:], le.Uint32(in[8:])^(x2+c2))
+		le.PutUint32(out[12:], le.Uint32(in[12:])^(x3+c3))
+		le.PutUint32(out[16:], le.Uint32(in[16:])^(x4+s.Key[0]))
+		le.PutUint32(out[20:], le.Uint32(in[20:])^(x5+s.Key[1]))
+		le.PutUint32(out[24:], le.Uint32(in[24:])^(x6+s.Key[2]))
+		le.PutUint32(out[28:], le.Uint32(in[28:])^(x7+s.Key[3]))
+		le.PutUint32(out[32:], le.Uint32(in[32:])^(x8+s.Key[4]))
+		le.PutUint32(out[36:], le.Uint32(in[36:])^(x9+s.Key[5]))
+		le.PutUint32(out[40:], le.Uint32(in[40:])^(x10+s.Key[6]))
+		le.PutUint32(out[44:], le.Uint32(in[44:])^(x11+s.Key[7]))
+		le.PutUint32(out[48:], le.Uint32(in[48:])^(x12+s.Counter))
+		le.PutUint32(out[52:], le.Uint32(in[52:])^(x13+s.Nonce[0]))
+		le.PutUint32(out[56:], le.Uint32(in[56:])^(x14+s.Nonce[1]))
+		le.PutUint32(out[60:], le.Uint32(in[60:])^(x15+s.Nonce[2]))
+
 		s.Counter++
 		dst, src = dst[BlockSize:], src[BlockSize:]
 	}
@@ -43,9 +86,9 @@ func xorBlocksGeneric(s *State, dst, src []byte) {
 // counter as it is.
 func blockGeneric(s *State, out *[BlockSize]byte) {
 	*out = [BlockSize]byte{}
-	f := s.firstColumns()
-	xorBlockGeneric(s, &f, out, out)
-	wipe.Wipe(f[:])
+	c := s.Counter
+	xorBlocksGeneric(s, out[:], out[:])
+	s.Counter = c
 }
 
 // firstColumns returns the first column round of columns 1, 2 and 3, which
@@ -57,54 +100,6 @@ func firstColumns(s *State) (f [12]uint32) {
 	f[4], f[5], f[6], f[7] = qr(c2, s.Key[2], s.Key[6], s.Nonce[1])
 	f[8], f[9], f[10], f[11] = qr(c3, s.Key[3], s.Key[7], s.Nonce[2])
 	return f
-}
-
-// xorBlockGeneric XORs src with the keystream block numbered s.Counter (RFC
-// 8439, Section 2.3: twenty rounds, alternating column and diagonal quarter
-// rounds, then the input state added back word by word) into dst; f is
-// firstColumns(s).
-func xorBlockGeneric(s *State, f *[12]uint32, dst, src *[BlockSize]byte) {
-	// The first column round: column 0 with the counter, columns 1 to 3
-	// from f; then the first diagonal round.
-	x0, x4, x8, x12 := qr(c0, s.Key[0], s.Key[4], s.Counter)
-	x1, x5, x9, x13 := f[0], f[1], f[2], f[3]
-	x2, x6, x10, x14 := f[4], f[5], f[6], f[7]
-	x3, x7, x11, x15 := f[8], f[9], f[10], f[11]
-	x0, x5, x10, x15 = qr(x0, x5, x10, x15)
-	x1, x6, x11, x12 = qr(x1, x6, x11, x12)
-	x2, x7, x8, x13 = qr(x2, x7, x8, x13)
-	x3, x4, x9, x14 = qr(x3, x4, x9, x14)
-
-	for range 9 {
-		// Column round.
-		x0, x4, x8, x12 = qr(x0, x4, x8, x12)
-		x1, x5, x9, x13 = qr(x1, x5, x9, x13)
-		x2, x6, x10, x14 = qr(x2, x6, x10, x14)
-		x3, x7, x11, x15 = qr(x3, x7, x11, x15)
-		// Diagonal round.
-		x0, x5, x10, x15 = qr(x0, x5, x10, x15)
-		x1, x6, x11, x12 = qr(x1, x6, x11, x12)
-		x2, x7, x8, x13 = qr(x2, x7, x8, x13)
-		x3, x4, x9, x14 = qr(x3, x4, x9, x14)
-	}
-
-	le := binary.LittleEndian
-	le.PutUint32(dst[0:], le.Uint32(src[0:])^(x0+c0))
-	le.PutUint32(dst[4:], le.Uint32(src[4:])^(x1+c1))
-	le.PutUint32(dst[8:], le.Uint32(src[8:])^(x2+c2))
-	le.PutUint32(dst[12:], le.Uint32(src[12:])^(x3+c3))
-	le.PutUint32(dst[16:], le.Uint32(src[16:])^(x4+s.Key[0]))
-	le.PutUint32(dst[20:], le.Uint32(src[20:])^(x5+s.Key[1]))
-	le.PutUint32(dst[24:], le.Uint32(src[24:])^(x6+s.Key[2]))
-	le.PutUint32(dst[28:], le.Uint32(src[28:])^(x7+s.Key[3]))
-	le.PutUint32(dst[32:], le.Uint32(src[32:])^(x8+s.Key[4]))
-	le.PutUint32(dst[36:], le.Uint32(src[36:])^(x9+s.Key[5]))
-	le.PutUint32(dst[40:], le.Uint32(src[40:])^(x10+s.Key[6]))
-	le.PutUint32(dst[44:], le.Uint32(src[44:])^(x11+s.Key[7]))
-	le.PutUint32(dst[48:], le.Uint32(src[48:])^(x12+s.Counter))
-	le.PutUint32(dst[52:], le.Uint32(src[52:])^(x13+s.Nonce[0]))
-	le.PutUint32(dst[56:], le.Uint32(src[56:])^(x14+s.Nonce[1]))
-	le.PutUint32(dst[60:], le.Uint32(src[60:])^(x15+s.Nonce[2]))
 }
 
 // HChaCha20 derives a 32-byte subkey from a key and the first 16 bytes of an
