@@ -52,7 +52,7 @@ CONFIGS=(
 	# Ports with the portable code only: 32-bit arm, and the big-endian ppc64
 	# and s390x, where every byte order assumption would show.
 	"arm      cortex-a15   GOARM=7 CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=Go"
-	"ppc64le  power9       CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=Go"
+	"ppc64le  power9       CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=Go,poly1305=Scalar64"
 	"ppc64    power9       CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=Go"
 	"s390x    max          CHACHAKIT_STRICT=1 CHACHAKIT_EXPECT=chacha20=Go"
 )

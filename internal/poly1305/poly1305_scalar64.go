@@ -1,11 +1,11 @@
-//go:build gc && !purego && (loong64 || riscv64)
+//go:build gc && !purego && (loong64 || ppc64 || ppc64le || riscv64)
 
 package poly1305
 
 import "github.com/chachakit/chachakit/internal/impl"
 
-// The scalar block function of loong64, ppc64le and riscv64
-// (poly1305_loong64.s, poly1305_ppc64le.s, poly1305_riscv64.s).
+// The scalar block function of loong64, ppc64le, ppc64 and riscv64
+// (poly1305_loong64.s, poly1305_ppc64x.s, poly1305_riscv64.s).
 //
 // useScalar64 selects blocksScalar64: the accumulator in three 64-bit
 // general-purpose registers, the products by the 64x64-bit multiplies of the

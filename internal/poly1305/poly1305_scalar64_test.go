@@ -1,4 +1,4 @@
-//go:build gc && !purego && (loong64 || riscv64)
+//go:build gc && !purego && (loong64 || ppc64 || ppc64le || riscv64)
 
 package poly1305
 
