@@ -8,7 +8,7 @@
 #   count-chacha20.sh -arch ARCH -cpu CPU [-goenv VAR=value] [-sizes "N ..."]
 #                     [-ops N] ROW...
 #
-#   -arch    loong64, riscv64 or arm64 (GOARCH of the build)
+#   -arch    loong64, riscv64, arm64 or ppc64le (GOARCH of the build)
 #   -cpu     QEMU CPU model, e.g. la464, rv64,v=true,vlen=256, rva23u64
 #   -goenv   a build variable for the benchmark binary (GORISCV64=rva23u64)
 #   -sizes   message sizes in bytes (default 16384)

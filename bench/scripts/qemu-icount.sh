@@ -6,7 +6,7 @@
 #   qemu-icount.sh -arch ARCH [-cpu CPU] -bin BINARY -sym REGEX
 #                  [-ops N [-bytes B]] [-log FILE] -- ARGS...
 #
-#   -arch   arm64, loong64, riscv64 or amd64 (selects qemu-ARCH-static)
+#   -arch   arm64, loong64, riscv64, ppc64le or amd64 (selects qemu-ARCH-static)
 #   -cpu    QEMU CPU model (la464, cortex-a72, rv64, rva23u64, ...)
 #   -bin    the binary; nothing is built (use `GOARCH=... go test -c`)
 #   -sym    extended regex over the symbol names of `go tool nm`; every
@@ -71,6 +71,7 @@ case "$arch" in
 arm64) qemu=qemu-aarch64-static ;;
 loong64) qemu=qemu-loongarch64-static ;;
 riscv64) qemu=qemu-riscv64-static ;;
+ppc64le) qemu=qemu-ppc64le-static ;;
 amd64) qemu=qemu-x86_64-static ;;
 *) echo "qemu-icount.sh: unknown -arch $arch" >&2; exit 2 ;;
 esac
