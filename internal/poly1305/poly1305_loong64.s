@@ -18,9 +18,9 @@
 //     d2 = hi(h0·r1) + hi(h1·r0) + h2·r0             (+ the carries)
 //
 // LoongArch has no carry flag: a carry out of x = a + b is SGTU a, x (x < a).
-// With 38 instructions per block (the portable Go code compiles to more,
-// and so does golang.org/x/crypto's sum_loong64.s), three choices keep the
-// carries few:
+// Three choices keep the carries few, and the loop at 38 instructions per
+// block, plus 2 per trip of 8 blocks (the portable Go code compiles to about
+// 72 per block, golang.org/x/crypto's sum_loong64.s to 61):
 //   - hi(h0·r0) + hi(h1·s1) + h2·s1 is below 2^64 (clamping keeps r0, r1 <
 //     2^60 and s1 < 1.25·2^60, h2 <= 9 below), and so are those three plus
 //     the three carries into d1 added below: they are added without a carry;
