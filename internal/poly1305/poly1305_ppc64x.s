@@ -16,8 +16,8 @@
 // arm64's SBC) and the next message add adds hibit + 1 with the ADDE that
 // absorbs its carry. The Power ISA has the carry bit (ADDC, ADDE) but no
 // multiply-add before ISA 3.0 (GOPPC64=power8 is the default), so each
-// product of h2 costs a MULLD and an ADD: 28 instructions per block, plus 3
-// per trip of 8 blocks (the portable Go code compiles to about 52 per block,
+// product of h2 costs a MULLD and an ADD: 28 instructions per block (26 with
+// GOPPC64=power9 or later, which has MADDLD), plus 3 per trip of 8 blocks (the portable Go code compiles to about 52 per block,
 // golang.org/x/crypto's sum_ppc64x.s to 41). After each block h2 <= 4, so
 // h < 2p as finalize needs.
 //
@@ -36,6 +36,7 @@
 //   R11 R12   r0, r1
 //   R14       s1 = r1 + r1>>2
 //   R15 R16   message block m0, m1; m0 then holds the products of h2
+//             (before power9)
 //   R17..R26  products and the reduction's temporaries (see MULR)
 //   R28       ppc64 only: 8, the index of m1
 //   R0 (zero), R1 (stack), R2 (TOC), R13 (TLS), R30 (g) and R31
@@ -78,6 +79,16 @@
 #define ADVANCE(n)
 #endif
 
+// MULADD(a, b, d) adds the low half of a·b to d: with MADDLD (ISA 3.0) when
+// GOPPC64 is power9 or later, else with MULLD into m0 and an ADD.
+#ifdef GOPPC64_power9
+#define MULADD(a, b, d) MADDLD a, b, d, d
+#else
+#define MULADD(a, b, d) \
+	MULLD	a, b, m0; \
+	ADD	m0, d
+#endif
+
 // MULR sets h = h·r, partly reduced modulo 2^130 - 5, for h2 <= 9 (BLOCK's
 // bound after its message add), and leaves h2 biased by -1: the result is
 // h0 + h1·2^64 + (h2 + 1)·2^128 with h2 + 1 <= 4.
@@ -88,10 +99,8 @@
 	MULHDU	s1, h1, t3;       /* hi(h1·s1) */ \
 	MULHDU	r0, h1, t7;       /* hi(h1·r0) */ \
 	MULHDU	r0, h0, t1;       /* hi(h0·r0) */ \
-	MULLD	r0, h2, m0; \
-	ADD	m0, t5;           /* + h2·r0 */ \
-	MULLD	s1, h2, m0; \
-	ADD	m0, t3;           /* + h2·s1 */ \
+	MULADD(r0, h2, t5);       /* + h2·r0 */ \
+	MULADD(s1, h2, t3);       /* + h2·s1 */ \
 	MULLD	r0, h0, t0;       /* lo(h0·r0) */ \
 	MULLD	s1, h1, t2;       /* lo(h1·s1) */ \
 	MULLD	r1, h0, t4;       /* lo(h0·r1) */ \
