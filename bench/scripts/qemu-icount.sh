@@ -72,6 +72,7 @@ case "$arch" in
 arm64) qemu=qemu-aarch64-static ;;
 loong64) qemu=qemu-loongarch64-static ;;
 riscv64) qemu=qemu-riscv64-static ;;
+ppc64le) qemu=qemu-ppc64le-static ;;
 amd64) qemu=qemu-x86_64-static ;;
 ppc64le) qemu=qemu-ppc64le-static ;;
 ppc64) qemu=qemu-ppc64-static ;;
