@@ -294,13 +294,7 @@ func genMidAVX2Kernel(open bool) {
 	advance := func() {
 		MOVQ(f.src, rSrc)
 		MOVQ(f.dst, rDst)
-		ADDQ(U32(512), rSrc)
-		ADDQ(U32(512), rDst)
-		MOVQ(rSrc, f.src)
-		MOVQ(rDst, f.dst)
-		MOVQ(f.state, rState)
-		ADDL(U8(8), mem(rState, offCounter))
-		DECQ(f.n)
+		avx2NextBatch(f)
 	}
 	// store emits the stores of a MAC batch merged with the integer
 	// operations extra (r^16 or the join): Open stores its keystream to ks;

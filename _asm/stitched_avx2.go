@@ -130,6 +130,19 @@ func avx2ChainsAB(f stitchedFrame, blocks []int) []func() {
 	return ops
 }
 
+// avx2NextBatch moves src and dst (in rSrc and rDst) on by one 8-block
+// batch, and the counter by 8, and decrements the batch count, whose flags
+// end the batch.
+func avx2NextBatch(f stitchedFrame) {
+	ADDQ(U32(512), rSrc)
+	ADDQ(U32(512), rDst)
+	MOVQ(rSrc, f.src)
+	MOVQ(rDst, f.dst)
+	MOVQ(f.state, rState)
+	ADDL(U8(8), mem(rState, offCounter))
+	DECQ(f.n)
+}
+
 // avx2Layout returns the AVX2 transposed batch's registers (state word i in
 // x(i)) and its frame slots at rFrame: slot(i) holds input word i, spill(w)
 // word w (8..15) of the batch while the rounds swap words 8-11 through the
@@ -283,13 +296,7 @@ func genStitchedAVX2() {
 			Comment("Join the chains: h = hA·r^16 + hB.")
 			run(mulGeneralOps(avx2ChainA, avx2JoinP, R15, RAX, f.pow))
 		}
-		ADDQ(U32(512), rSrc)
-		ADDQ(U32(512), rDst)
-		MOVQ(rSrc, f.src)
-		MOVQ(rDst, f.dst)
-		MOVQ(f.state, rState)
-		ADDL(U8(8), mem(rState, offCounter))
-		DECQ(f.n)
+		avx2NextBatch(f)
 	}
 
 	Load(Param("skip"), RCX)
