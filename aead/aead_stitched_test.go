@@ -251,14 +251,3 @@ func TestLongAllocs(t *testing.T) {
 func stitched(k aeadasm.Kernel) bool {
 	return k == aeadasm.StitchedAVX512 || k == aeadasm.StitchedAVX2
 }
-
-// registered reports whether implementation name of pkg is available on
-// this CPU.
-func registered(pkg, name string) bool {
-	for _, i := range impl.List(pkg) {
-		if i.Name == name {
-			return i.Available
-		}
-	}
-	return false
-}

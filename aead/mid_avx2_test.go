@@ -247,3 +247,14 @@ func BenchmarkMidAVX2(b *testing.B) {
 		})
 	}
 }
+
+// registered reports whether implementation name of pkg is available on
+// this CPU.
+func registered(pkg, name string) bool {
+	for _, i := range impl.List(pkg) {
+		if i.Name == name {
+			return i.Available
+		}
+	}
+	return false
+}
