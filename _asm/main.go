@@ -98,17 +98,17 @@ var families = map[string]func(){
 	"xorbytes": genXORBytes,
 	"poly1305": genPoly1305,
 	"chacha20": func() {
-		constants()
+		constants("sigma", "iota16", "rowLanes", "rowStep2", "rowStep1", "rol16", "rol8")
 		genAVX512()
 		genAVX2()
 		genSSSE3()
 		genHChaCha20s()
 	},
-	"small":     func() { constants(); genSmall() },
-	"midavx2":   func() { constants(); genMidAVX2() },
-	"midavx512": func() { constants(); genMidAVX512() },
+	"small":     func() { constants("sigma", "rowLanes", "rowStep2", "rol16", "rol8", "midMask"); genSmall() },
+	"midavx2":   func() { constants("sigma", "iota16", "rowLanes", "rowStep2", "rol16", "rol8", "midMask"); genMidAVX2() },
+	"midavx512": func() { constants("sigma", "iota16", "rowLanes"); genMidAVX512() },
 	"stitched": func() {
-		constants()
+		constants("sigma", "iota16", "rol16", "rol8")
 		genStitched()
 		genStitchedAVX2()
 	},
@@ -128,54 +128,80 @@ func main() {
 	Generate()
 }
 
-func constants() {
-	sigma = GLOBL("sigma", RODATA|NOPTR)
-	for i, w := range []uint32{0x61707865, 0x3320646e, 0x79622d32, 0x6b206574} {
-		DATA(4*i, U32(w))
-	}
-	iota16 = GLOBL("iota16", RODATA|NOPTR)
-	for i := 0; i < 16; i++ {
-		DATA(4*i, U32(uint32(i)))
-	}
-	rowLanes = GLOBL("rowLanes", RODATA|NOPTR)
-	for i := 0; i < 16; i++ {
-		v := uint32(0)
-		if i%4 == 0 {
-			v = uint32(i / 4)
-		}
-		DATA(4*i, U32(v))
-	}
-	step := func(name string, n, v int) Mem {
-		m := GLOBL(name, RODATA|NOPTR)
-		for i := 0; i < 4*n; i++ {
-			w := uint32(0)
-			if i%4 == 0 {
-				w = uint32(v)
-			}
+// The read-only tables of the ChaCha20 code, by name: sigma, "expand
+// 32-byte k"; iota16, the lane offsets of a transposed batch; rowLanes,
+// rowStep2 and rowStep1, the counter offsets of the row batches; rol16 and
+// rol8, PSHUFB masks rotating each 32-bit lane left by 16 and 8; midMask, 64
+// bytes of 0xff then 64 zeros (the 64 bytes at 64-r mask a partial block of
+// r bytes).
+var tables = map[string]func(){
+	"sigma": func() {
+		for i, w := range []uint32{0x61707865, 0x3320646e, 0x79622d32, 0x6b206574} {
 			DATA(4*i, U32(w))
 		}
-		return m
-	}
-	rowStep2 = step("rowStep2", 2, 2)
-	rowStep1 = step("rowStep1", 1, 1)
-	// Byte i of the result is byte mask[i] of the source.
-	rot := func(name string, r int) Mem {
-		m := GLOBL(name, RODATA|NOPTR)
-		for i := 0; i < 32; i++ {
-			lane := i &^ 3
-			DATA(i, U8(uint8(lane+(i-r/8+4)%4)))
+	},
+	"iota16": func() {
+		for i := 0; i < 16; i++ {
+			DATA(4*i, U32(uint32(i)))
 		}
-		return m
-	}
-	rol16 = rot("rol16", 16)
-	rol8 = rot("rol8", 8)
-	midMask = GLOBL("midMask", RODATA|NOPTR)
-	for i := 0; i < 128; i++ {
-		b := uint8(0)
-		if i < 64 {
-			b = 0xff
+	},
+	"rowLanes": func() {
+		for i := 0; i < 16; i++ {
+			v := uint32(0)
+			if i%4 == 0 {
+				v = uint32(i / 4)
+			}
+			DATA(4*i, U32(v))
 		}
-		DATA(i, U8(b))
+	},
+	"rowStep2": func() { rowStep(2, 2) },
+	"rowStep1": func() { rowStep(1, 1) },
+	"rol16":    func() { rotMask(16) },
+	"rol8":     func() { rotMask(8) },
+	"midMask": func() {
+		for i := 0; i < 128; i++ {
+			b := uint8(0)
+			if i < 64 {
+				b = 0xff
+			}
+			DATA(i, U8(b))
+		}
+	},
+}
+
+// rowStep emits n 16-byte lanes whose first word is v.
+func rowStep(n, v int) {
+	for i := 0; i < 4*n; i++ {
+		w := uint32(0)
+		if i%4 == 0 {
+			w = uint32(v)
+		}
+		DATA(4*i, U32(w))
+	}
+}
+
+// rotMask emits a PSHUFB mask for a rotation left by r bits of each 32-bit
+// lane: byte i of the result is byte mask[i] of the source.
+func rotMask(r int) {
+	for i := 0; i < 32; i++ {
+		lane := i &^ 3
+		DATA(i, U8(uint8(lane+(i-r/8+4)%4)))
+	}
+}
+
+// constants points the table variables at their symbols and emits, into
+// the file being generated, the tables named (the ones its functions use;
+// a table used but not emitted fails to assemble).
+func constants(names ...string) {
+	for name, m := range map[string]*Mem{
+		"sigma": &sigma, "iota16": &iota16, "rowLanes": &rowLanes, "rowStep2": &rowStep2,
+		"rowStep1": &rowStep1, "rol16": &rol16, "rol8": &rol8, "midMask": &midMask,
+	} {
+		*m = NewDataAddr(NewStaticSymbol(name), 0)
+	}
+	for _, name := range names {
+		GLOBL(name, RODATA|NOPTR)
+		tables[name]()
 	}
 }
 

@@ -56,12 +56,6 @@ DATA rowStep2<>+24(SB)/4, $0x00000000
 DATA rowStep2<>+28(SB)/4, $0x00000000
 GLOBL rowStep2<>(SB), RODATA|NOPTR, $32
 
-DATA rowStep1<>+0(SB)/4, $0x00000001
-DATA rowStep1<>+4(SB)/4, $0x00000000
-DATA rowStep1<>+8(SB)/4, $0x00000000
-DATA rowStep1<>+12(SB)/4, $0x00000000
-GLOBL rowStep1<>(SB), RODATA|NOPTR, $16
-
 DATA rol16<>+0(SB)/1, $0x02
 DATA rol16<>+1(SB)/1, $0x03
 DATA rol16<>+2(SB)/1, $0x00
