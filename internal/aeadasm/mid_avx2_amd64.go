@@ -62,6 +62,8 @@ func sealMidAVX2(s *chacha20core.State, ciphertext, plaintext, ad []byte, tag *[
 	binary.LittleEndian.PutUint64(fin[72:], uint64(len(plaintext)))
 	xorMACKeySealAVX2(s, ciphertext, plaintext, adFull, adTail, &fin, nil, tag)
 	copy(ciphertext[p:], fin[:])
+	// Past the message, fin[:64] holds keystream.
+	wipe.Memclr(fin[:64])
 }
 
 // openMidAVX2 decrypts each batch in the pass after the one that MACs it;
