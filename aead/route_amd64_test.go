@@ -3,9 +3,11 @@
 package aead
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/chachakit/chachakit/internal/aeadasm"
+	xcp "golang.org/x/crypto/chacha20poly1305"
 )
 
 // BenchmarkSmallMax measures the choice X86AEADFor makes per core: Seal and
@@ -42,6 +44,47 @@ func BenchmarkSmallMax(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestSmallMaxRoutes runs Seal and Open of 0..200 bytes against x/crypto
+// with the small kernels' reach at both values X86AEADFor gives, so that
+// the route of every core is tested on every CPU: results, in-place use,
+// and a forged message's zeroed dst.
+func TestSmallMaxRoutes(t *testing.T) {
+	defer func(m int) { smallMax = m }(smallMax)
+	key := make([]byte, KeySize)
+	for i := range key {
+		key[i] = byte(i * 7)
+	}
+	ours, _ := New(key)
+	ref, _ := xcp.New(key)
+	nonce := make([]byte, NonceSize)
+	for _, m := range []int{64, 192} {
+		smallMax = m
+		for n := 0; n <= 200; n++ {
+			ad := make([]byte, n%70)
+			pt := make([]byte, n)
+			for i := range pt {
+				pt[i] = byte(n + i)
+			}
+			nonce[0] = byte(n)
+			want := ref.Seal(nil, nonce, pt, ad)
+			buf := append(bytes.Clone(pt), make([]byte, Overhead)...)
+			got := ours.Seal(buf[:0], nonce, buf[:n], ad)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("smallMax %d, n=%d: Seal in place differs from x/crypto", m, n)
+			}
+			if p, err := ours.Open(got[:0], nonce, got, ad); err != nil || !bytes.Equal(p, pt) {
+				t.Fatalf("smallMax %d, n=%d: Open in place: %v", m, n, err)
+			}
+			bad := bytes.Clone(want)
+			bad[len(bad)-1] ^= 1
+			dst := bytes.Repeat([]byte{0xaa}, n)
+			if _, err := ours.Open(dst[:0], nonce, bad, ad); err == nil || !bytes.Equal(dst, make([]byte, n)) {
+				t.Fatalf("smallMax %d, n=%d: forged Open: %v, dst not zeroed", m, n, err)
+			}
 		}
 	}
 }
