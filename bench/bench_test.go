@@ -377,3 +377,32 @@ func TestRunFailsOnBadVector(t *testing.T) {
 		t.Errorf("-json report: rows %v, self-check %+v", rep.Rows, rep.SelfCheck)
 	}
 }
+
+// BenchmarkBatch/case=C/op=O/lib=L compares aead.Batch (lib=chachakit-batch)
+// with a loop of single calls on chachakit (lib=chachakit) and on x/crypto
+// (lib=xcrypto). One op is one batch; the throughput is that of the
+// messages' bytes, so ratios are ratios of messages per second.
+func BenchmarkBatch(b *testing.B) {
+	for _, c := range batchCases {
+		b.Run("case="+c.name, func(b *testing.B) {
+			for _, op := range []string{"Seal", "Open"} {
+				b.Run("op="+op, func(b *testing.B) {
+					for _, l := range []struct {
+						name  string
+						lib   library
+						batch bool
+					}{{"xcrypto", xcrypto, false}, {"chachakit", chachakit, false}, {"chachakit-batch", chachakit, true}} {
+						b.Run("lib="+l.name, func(b *testing.B) {
+							run := batchRun(must(l.lib.newAEAD(testKey())), c, op == "Open", l.batch)
+							run(1)
+							b.SetBytes(int64(c.bytes()))
+							b.ReportAllocs()
+							b.ResetTimer()
+							run(b.N)
+						})
+					}
+				})
+			}
+		})
+	}
+}

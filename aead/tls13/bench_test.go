@@ -240,3 +240,33 @@ func BenchmarkNewPacketProtector(b *testing.B) {
 		p.Wipe()
 	}
 }
+
+// BenchmarkHeaderMasks computes 32 masks: in one HeaderMasks call
+// (impl=batch) or in a loop of HeaderMask calls (impl=loop). One op is 32
+// masks.
+func BenchmarkHeaderMasks(b *testing.B) {
+	p, err := tls13.NewPacketProtector(make([]byte, 32))
+	if err != nil {
+		b.Fatal(err)
+	}
+	samples := make([][]byte, 32)
+	for i := range samples {
+		samples[i] = make([]byte, 16)
+		samples[i][5] = byte(i)
+	}
+	masks := make([][tls13.MaskSize]byte, len(samples))
+	b.Run("impl=loop", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for i, s := range samples {
+				masks[i] = p.HeaderMask(s)
+			}
+		}
+	})
+	b.Run("impl=batch", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			p.HeaderMasks(masks, samples)
+		}
+	})
+}

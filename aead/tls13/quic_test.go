@@ -33,15 +33,7 @@ func refHeaderMask(t testing.TB, hp, sample []byte) []byte {
 // for random samples and for counters at the edges, 0 and 2^32-1.
 func TestHeaderMaskAgainstReference(t *testing.T) {
 	cryptotest.Run(t, "chacha20", func(t *testing.T) {
-		secret := randomBytes(t, 32)
-		p, err := tls13.NewPacketProtector(secret)
-		if err != nil {
-			t.Fatal(err)
-		}
-		hp, err := tls13.ExpandLabel(secret, "quic hp", nil, 32)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, hp := protectorAndHP(t)
 		for i := range 200 {
 			sample := randomBytes(t, 16)
 			switch i {
