@@ -50,6 +50,7 @@ func genPoly1305() {
 	genPolyScalar()
 	genPolyIFMA()
 	genPolyAVX2()
+	genPolyLanes()
 }
 
 // ---------------------------------------------------------------------------

@@ -214,6 +214,7 @@ type group struct {
 	ks      [chacha20core.Lanes][chacha20core.BlockSize]byte
 	outSpan span // of the pending messages' outputs
 	inSpan  span // of their nonces, texts and additional data
+	poly    poly1305.LaneScratch
 }
 
 // A pendingMsg is a message of the group: its lanes and its output region.
@@ -356,33 +357,45 @@ func (g *group) flushIfDepends(m *Message, outLen int) {
 	}
 }
 
-// flush computes the group's blocks and finishes its messages in order.
+// flush computes the group's blocks and finishes its messages in order:
+// Seal encrypts every message and then computes the tags, eight at a time
+// side by side where the CPU has poly1305's lanes; Open computes the tags
+// first and decrypts the messages whose tag matches.
 func (g *group) flush() {
 	if g.n == 0 {
 		return
 	}
 	chacha20core.LaneBlocks(&g.ls, &g.ks, g.lanes)
 	flat := unsafe.Slice(&g.ks[0][0], len(g.ks)*chacha20core.BlockSize)
-	for _, p := range g.pending[:g.n] {
+	var tags [chacha20core.Lanes][Overhead]byte
+	var jobs [chacha20core.Lanes]poly1305.AEADJob
+	for i, p := range g.pending[:g.n] {
 		m := p.m
-		polyKey := (*[32]byte)(g.ks[p.lane][:32])
-		ks := flat[(p.lane+1)*chacha20core.BlockSize:]
+		var ct []byte
+		if g.opening {
+			ct = m.Text[:len(p.out)]
+		} else {
+			ct = p.out[:len(m.Text)]
+			xorBytes(ct, m.Text, flat[(p.lane+1)*chacha20core.BlockSize:])
+		}
+		jobs[i] = poly1305.AEADJob{Tag: &tags[i], Key: (*[32]byte)(g.ks[p.lane][:32]), AD: m.AdditionalData, CT: ct}
+	}
+	for i := 0; i < g.n; i += poly1305.Lanes {
+		poly1305.SumAEADLanes(&g.poly, jobs[i:min(g.n, i+poly1305.Lanes)])
+	}
+	for i, p := range g.pending[:g.n] {
+		m := p.m
 		if !g.opening {
-			ct, tag := p.out[:len(m.Text)], p.out[len(m.Text):]
-			xorBytes(ct, m.Text, ks)
-			poly1305.SumAEAD((*[Overhead]byte)(tag), polyKey, m.AdditionalData, ct)
+			copy(p.out[len(m.Text):], tags[i][:])
 			m.Out, m.Err = p.ret, nil
 			continue
 		}
-		ct, tag := m.Text[:len(p.out)], m.Text[len(p.out):]
-		var want [Overhead]byte
-		poly1305.SumAEAD(&want, polyKey, m.AdditionalData, ct)
-		if subtle.ConstantTimeCompare(want[:], tag) != 1 {
+		if subtle.ConstantTimeCompare(tags[i][:], m.Text[len(p.out):]) != 1 {
 			clear(p.out)
 			m.Out, m.Err = nil, errOpen
 			continue
 		}
-		xorBytes(p.out, ct, ks)
+		xorBytes(p.out, m.Text[:len(p.out)], flat[(p.lane+1)*chacha20core.BlockSize:])
 		m.Out, m.Err = p.ret, nil
 	}
 	clear(g.pending[:g.n])
