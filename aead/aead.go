@@ -166,7 +166,7 @@ func (c *chacha20poly1305) Seal(dst, nonce, plaintext, additionalData []byte) []
 	if uint64(len(plaintext)) > maxPlaintext {
 		panic("chacha20poly1305: plaintext too large")
 	}
-	return seal(c.get(), nonce, dst, plaintext, additionalData)
+	return seal(c.get(), nonce, dst, plaintext, additionalData, -1)
 }
 
 func (c *chacha20poly1305) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
@@ -179,7 +179,7 @@ func (c *chacha20poly1305) Open(dst, nonce, ciphertext, additionalData []byte) (
 	if uint64(len(ciphertext)) > maxCiphertext {
 		panic("chacha20poly1305: ciphertext too large")
 	}
-	return open(c.get(), nonce, dst, ciphertext, additionalData)
+	return open(c.get(), nonce, dst, ciphertext, additionalData, -1)
 }
 
 func (x *xchacha20poly1305) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
@@ -191,7 +191,7 @@ func (x *xchacha20poly1305) Seal(dst, nonce, plaintext, additionalData []byte) [
 	if uint64(len(plaintext)) > maxPlaintext {
 		panic("chacha20poly1305: plaintext too large")
 	}
-	return seal(x.get(), nonce, dst, plaintext, additionalData)
+	return seal(x.get(), nonce, dst, plaintext, additionalData, -1)
 }
 
 func (x *xchacha20poly1305) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
@@ -204,5 +204,5 @@ func (x *xchacha20poly1305) Open(dst, nonce, ciphertext, additionalData []byte) 
 	if uint64(len(ciphertext)) > maxCiphertext {
 		panic("chacha20poly1305: ciphertext too large")
 	}
-	return open(x.get(), nonce, dst, ciphertext, additionalData)
+	return open(x.get(), nonce, dst, ciphertext, additionalData, -1)
 }

@@ -24,14 +24,16 @@ const shortMax = 7 * chacha20core.BlockSize
 // nonce is XChaCha20's (draft-irtf-cfrg-xchacha-03, Section 2.3: the key
 // becomes HChaCha20's subkey, State.InitFrom). On amd64 the route table
 // (pick) may hand the whole message to an assembly kernel instead.
-func seal(key *[KeySize]byte, nonce []byte, dst, plaintext, ad []byte) []byte {
+//
+// at is the message's index in a batch, which a panic names, or -1.
+func seal(key *[KeySize]byte, nonce []byte, dst, plaintext, ad []byte, at int) []byte {
 	ret, out := alias.SliceForAppend(dst, len(plaintext)+Overhead)
 	ciphertext, tag := out[:len(plaintext)], out[len(plaintext):]
 	if alias.InexactOverlap(out, plaintext) {
-		panic("chacha20poly1305: invalid buffer overlap of output and input")
+		panicAt("chacha20poly1305: invalid buffer overlap of output and input", at)
 	}
 	if alias.AnyOverlap(out, ad) {
-		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
+		panicAt("chacha20poly1305: invalid buffer overlap of output and additional data", at)
 	}
 
 	if k := pick(len(plaintext), len(ad), false, false); k != aeadasm.None {
@@ -70,16 +72,16 @@ func seal(key *[KeySize]byte, nonce []byte, dst, plaintext, ad []byte) []byte {
 // kernels that decrypt in the pass that MACs (the package documentation
 // says which), which zero what they wrote if the tag does not verify.
 // Either way dst's new region is all zeros on failure, as x/crypto's is.
-func open(key *[KeySize]byte, nonce []byte, dst, ciphertext, ad []byte) ([]byte, error) {
+func open(key *[KeySize]byte, nonce []byte, dst, ciphertext, ad []byte, at int) ([]byte, error) {
 	tag := ciphertext[len(ciphertext)-Overhead:]
 	ciphertext = ciphertext[:len(ciphertext)-Overhead]
 
 	ret, out := alias.SliceForAppend(dst, len(ciphertext))
 	if alias.InexactOverlap(out, ciphertext) {
-		panic("chacha20poly1305: invalid buffer overlap of output and input")
+		panicAt("chacha20poly1305: invalid buffer overlap of output and input", at)
 	}
 	if alias.AnyOverlap(out, ad) {
-		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
+		panicAt("chacha20poly1305: invalid buffer overlap of output and additional data", at)
 	}
 
 	inPlace := len(out) > 0 && &out[0] == &ciphertext[0]

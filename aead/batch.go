@@ -74,91 +74,115 @@ func (x *xchacha20poly1305) OpenBatch(msgs []Message) error {
 	return openBatch(&x.key, NonceSizeX, msgs)
 }
 
-// sealBatch finds the first message that Seal would panic on, seals the
-// messages before it, and then panics as Seal would, naming the message.
+// sealBatch seals the messages in order, as a loop of Seal calls: a
+// message Seal would panic on panics (naming its index) once the messages
+// before it are done. The lane groups, where they pay, are sealLanes.
 func sealBatch(k *key, nonceSize int, msgs []Message) {
-	bad, why := firstBad(nonceSize, msgs, false)
-	if bad > 0 {
-		key := k.get()
-		if batchLanes() {
-			var g group
-			g.init(key, nonceSize, false)
-			for i := range msgs[:bad] {
-				g.seal(&msgs[i])
-			}
-			g.flush()
-			g.wipe()
-		} else {
-			for i := range msgs[:bad] {
-				m := &msgs[i]
-				m.Out, m.Err = seal(key, m.Nonce, m.Dst, m.Text, m.AdditionalData), nil
-			}
-		}
+	if batchLanes() {
+		sealLanes(k, nonceSize, msgs)
+		return
 	}
-	if why != "" {
-		panic(why + " (batch message " + strconv.Itoa(bad) + ")")
+	for i := range msgs {
+		m := &msgs[i]
+		if why := checkSizes(nonceSize, m, false); why != "" {
+			panicAt(why, i)
+		}
+		m.Out, m.Err = seal(k.get(), m.Nonce, m.Dst, m.Text, m.AdditionalData, i), nil
 	}
 }
 
-// openBatch is sealBatch for Open.
+// openBatch is sealBatch for Open. It returns the first message's error.
 func openBatch(k *key, nonceSize int, msgs []Message) error {
-	bad, why := firstBad(nonceSize, msgs, true)
-	var err error
-	if bad > 0 {
-		key := k.get()
-		if batchLanes() {
-			var g group
-			g.init(key, nonceSize, true)
-			for i := range msgs[:bad] {
-				g.open(&msgs[i])
-			}
-			g.flush()
-			g.wipe()
-		} else {
-			for i := range msgs[:bad] {
-				m := &msgs[i]
-				if len(m.Text) < Overhead {
-					m.Out, m.Err = nil, errOpen
-					continue
-				}
-				m.Out, m.Err = open(key, m.Nonce, m.Dst, m.Text, m.AdditionalData)
-			}
-		}
-		for i := range msgs[:bad] {
-			if msgs[i].Err != nil {
-				err = msgs[i].Err
-				break
-			}
-		}
+	if batchLanes() {
+		return openLanes(k, nonceSize, msgs)
 	}
-	if why != "" {
-		panic(why + " (batch message " + strconv.Itoa(bad) + ")")
+	var err error
+	for i := range msgs {
+		m := &msgs[i]
+		if why := checkSizes(nonceSize, m, true); why != "" {
+			panicAt(why, i)
+		}
+		if len(m.Text) < Overhead {
+			m.Out, m.Err = nil, errOpen
+		} else {
+			m.Out, m.Err = open(k.get(), m.Nonce, m.Dst, m.Text, m.AdditionalData, i)
+		}
+		if err == nil {
+			err = m.Err
+		}
 	}
 	return err
 }
 
-// firstBad returns the index of the first message that Seal (or Open)
-// would panic on, and the panic's text, or len(msgs) and "".
-func firstBad(nonceSize int, msgs []Message, opening bool) (int, string) {
+// sealLanes is sealBatch with lane groups.
+func sealLanes(k *key, nonceSize int, msgs []Message) {
+	var g group
+	g.init(k, nonceSize, false)
 	for i := range msgs {
-		why := checkSeal(nonceSize, &msgs[i])
-		if opening {
-			why = checkOpen(nonceSize, &msgs[i])
+		m := &msgs[i]
+		if why := checkSeal(nonceSize, m); why != "" {
+			g.flush()
+			g.wipe()
+			panicAt(why, i)
 		}
-		if why != "" {
-			return i, why
+		g.seal(m)
+	}
+	g.flush()
+	g.wipe()
+}
+
+// openLanes is openBatch with lane groups.
+func openLanes(k *key, nonceSize int, msgs []Message) error {
+	var g group
+	g.init(k, nonceSize, true)
+	for i := range msgs {
+		m := &msgs[i]
+		if why := checkOpen(nonceSize, m); why != "" {
+			g.flush()
+			g.wipe()
+			panicAt(why, i)
+		}
+		g.open(m)
+	}
+	g.flush()
+	g.wipe()
+	for i := range msgs {
+		if msgs[i].Err != nil {
+			return msgs[i].Err
 		}
 	}
-	return len(msgs), ""
+	return nil
+}
+
+// panicAt panics with Seal or Open's text, naming the batch's message i
+// when i >= 0.
+func panicAt(why string, i int) {
+	if i >= 0 {
+		why += " (batch message " + strconv.Itoa(i) + ")"
+	}
+	panic(why)
+}
+
+// checkSizes returns the text Seal (or Open) would panic with on m's
+// nonce or text length, or "".
+func checkSizes(nonceSize int, m *Message, opening bool) string {
+	switch {
+	case len(m.Nonce) != nonceSize && opening:
+		return "chacha20poly1305: bad nonce length passed to Open"
+	case len(m.Nonce) != nonceSize:
+		return "chacha20poly1305: bad nonce length passed to Seal"
+	case opening && uint64(len(m.Text)) > maxCiphertext:
+		return "chacha20poly1305: ciphertext too large"
+	case !opening && uint64(len(m.Text)) > maxPlaintext:
+		return "chacha20poly1305: plaintext too large"
+	}
+	return ""
 }
 
 // checkSeal returns the text Seal would panic with on m, or "".
 func checkSeal(nonceSize int, m *Message) string {
-	switch {
-	case len(m.Nonce) != nonceSize:
-		return "chacha20poly1305: bad nonce length passed to Seal"
-	case uint64(len(m.Text)) > maxPlaintext:
-		return "chacha20poly1305: plaintext too large"
+	if why := checkSizes(nonceSize, m, false); why != "" {
+		return why
 	}
 	return checkOverlap(m.Dst, len(m.Text)+Overhead, m.Text, m.AdditionalData)
 }
@@ -204,8 +228,9 @@ func checkOverlap(dst []byte, n int, in, ad []byte) string {
 // buffers overlap a pending one's (in a way where the order matters) first
 // flushes the group: the batch stays the loop of calls it stands for.
 type group struct {
-	key     *[KeySize]byte
-	x       bool // XChaCha20: each message has its own subkey
+	k       *key
+	key     *[KeySize]byte // k's, once a message needs it
+	x       bool           // XChaCha20: each message has its own subkey
 	opening bool
 	lanes   int
 	n       int
@@ -251,17 +276,26 @@ func (s span) overlaps(b []byte) bool {
 	return lo < s.hi && s.lo < lo+uintptr(len(b))
 }
 
-func (g *group) init(key *[KeySize]byte, nonceSize int, opening bool) {
-	g.key, g.opening = key, opening
+func (g *group) init(k *key, nonceSize int, opening bool) {
+	g.k, g.opening = k, opening
 	g.x = nonceSize == NonceSizeX
-	if !g.x {
-		var s chacha20core.State
-		s.Init(key, &[12]byte{}, 0)
-		for i := range chacha20core.Lanes {
-			g.ls.SetKey(i, &s.Key)
+}
+
+// getKey returns the AEAD's key (panicking after Wipe, as Seal and Open
+// would) and, for ChaCha20-Poly1305, puts it in every lane.
+func (g *group) getKey() *[KeySize]byte {
+	if g.key == nil {
+		g.key = g.k.get()
+		if !g.x {
+			var s chacha20core.State
+			s.Init(g.key, &[12]byte{}, 0)
+			for i := range chacha20core.Lanes {
+				g.ls.SetKey(i, &s.Key)
+			}
+			s.Wipe()
 		}
-		s.Wipe()
 	}
+	return g.key
 }
 
 func (g *group) wipe() {
@@ -273,7 +307,7 @@ func (g *group) wipe() {
 func (g *group) seal(m *Message) {
 	if !laneMessage(len(m.Text)) {
 		g.flushIfDepends(m, len(m.Text)+Overhead)
-		m.Out, m.Err = seal(g.key, m.Nonce, m.Dst, m.Text, m.AdditionalData), nil
+		m.Out, m.Err = seal(g.getKey(), m.Nonce, m.Dst, m.Text, m.AdditionalData, -1), nil
 		return
 	}
 	g.join(m, len(m.Text), len(m.Text)+Overhead)
@@ -288,7 +322,7 @@ func (g *group) open(m *Message) {
 	n := len(m.Text) - Overhead
 	if !laneMessage(n) {
 		g.flushIfDepends(m, n)
-		m.Out, m.Err = open(g.key, m.Nonce, m.Dst, m.Text, m.AdditionalData)
+		m.Out, m.Err = open(g.getKey(), m.Nonce, m.Dst, m.Text, m.AdditionalData, -1)
 		return
 	}
 	g.join(m, n, n)
@@ -306,9 +340,10 @@ func (g *group) join(m *Message, n, outLen int) {
 
 	lane := g.lanes
 	var nonce [3]uint32
+	key := g.getKey()
 	if g.x {
 		var s chacha20core.State
-		s.InitFrom(g.key[:], m.Nonce)
+		s.InitFrom(key[:], m.Nonce)
 		for i := range 1 + blocks {
 			g.ls.SetKey(lane+i, &s.Key)
 		}

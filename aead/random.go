@@ -65,7 +65,7 @@ func (r *randomNonce) Seal(dst, nonce, plaintext, additionalData []byte) []byte 
 		plaintext = out[NonceSizeX : NonceSizeX+len(plaintext)]
 	}
 	rand.Read(out[:NonceSizeX])
-	seal(key, out[:NonceSizeX], out[NonceSizeX:NonceSizeX], plaintext, additionalData)
+	seal(key, out[:NonceSizeX], out[NonceSizeX:NonceSizeX], plaintext, additionalData, -1)
 	return ret
 }
 
@@ -100,7 +100,7 @@ func (r *randomNonce) Open(dst, nonce, ciphertext, additionalData []byte) ([]byt
 		copy(moved, ciphertext)
 		ciphertext = moved
 	}
-	if _, err := open(key, n, out[:0], ciphertext, additionalData); err != nil {
+	if _, err := open(key, n, out[:0], ciphertext, additionalData, -1); err != nil {
 		return nil, err
 	}
 	return ret, nil

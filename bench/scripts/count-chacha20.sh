@@ -19,8 +19,10 @@
 #            qemu-icount.sh)
 #   -split   also print, under each row, the instructions of one operation
 #            by function (from the exec logs of a 2- and a 3-operation run)
-#   ROW      LIB:OP[:IMPLS] with LIB chachakit or xcrypto, OP ChaCha20 or
-#            Seal, and IMPLS an optional CHACHAKIT_IMPL value with ';' for
+#   ROW      LIB:OP[:IMPLS] with LIB chachakit or xcrypto, OP ChaCha20,
+#            Seal, SealLoop (64 messages of SIZE bytes sealed in place by a
+#            loop of Seal calls) or SealBatch (the same 64 by one
+#            aead.Batch SealBatch, chachakit only), and IMPLS an optional CHACHAKIT_IMPL value with ';' for
 #            ',' (e.g. chachakit:ChaCha20:chacha20=LSX;subtle=LSX); the
 #            binary is built with the tag chachakit_impl_env, under which
 #            the registry reads CHACHAKIT_IMPL
@@ -135,6 +137,36 @@ func BenchmarkCount(b *testing.B) {
 					runtime.Gosched()
 				}
 			})
+			// 64 messages of size bytes, each with its own nonce, sealed
+			// in place: by a loop of Seal calls (SealLoop) or by one
+			// SealBatch (chachakit only).
+			msgs := make([]aead.Message, 64)
+			for i := range msgs {
+				m := &msgs[i]
+				m.Nonce = make([]byte, 12)
+				m.Nonce[0] = byte(i)
+				buf := make([]byte, size+16)
+				m.Text, m.Dst = buf[:size], buf[:0]
+			}
+			b.Run(fmt.Sprintf("%s-SealLoop-%d", lib, size), func(b *testing.B) {
+				runtime.Gosched()
+				for i := 0; i < b.N; i++ {
+					for j := range msgs {
+						m := &msgs[j]
+						m.Out = a.Seal(m.Dst, m.Nonce, m.Text, nil)
+					}
+					runtime.Gosched()
+				}
+			})
+			if lib == "chachakit" {
+				b.Run(fmt.Sprintf("%s-SealBatch-%d", lib, size), func(b *testing.B) {
+					runtime.Gosched()
+					for i := 0; i < b.N; i++ {
+						a.(aead.Batch).SealBatch(msgs)
+						runtime.Gosched()
+					}
+				})
+			}
 		}
 	}
 }
@@ -169,10 +201,14 @@ split_row() {
 sym='^(github\.com\/chachakit\/chachakit\/|golang\.org\/x\/crypto\/|crypto\/|encoding\/binary)'
 for row in "$@"; do
 	IFS=: read -r lib op impls <<<"$row"
+	# The loop of SealLoop is the caller's, and SealBatch's loop is inside
+	# the library: the benchmark's own code counts for both.
+	rowsym=$sym
+	[[ $op == SealLoop || $op == SealBatch ]] && rowsym="$sym|^countchacha\\."
 	for size in $sizes; do
 		note=""
 		if ! out=$(CHACHAKIT_IMPL="${impls//;/,}" "$root/bench/scripts/qemu-icount.sh" -arch "$arch" -cpu "$cpu" \
-			-bin "$work/count.test" -sym "$sym" -ops "$ops" -bytes "$size" -- \
+			-bin "$work/count.test" -sym "$rowsym" -ops "$ops" -bytes "$size" -- \
 			-test.run='^$' -test.bench="^BenchmarkCount\$/^$lib-$op-$size\$" 2>"$work/err"); then
 			echo "count-chacha20.sh: $lib $op $impls $size failed:" >&2
 			cat "$work/err" >&2
@@ -181,6 +217,6 @@ for row in "$@"; do
 		grep -q 'not a whole number' "$work/err" && note=" (disturbed)"
 		read -r perop _ perbyte _ <<<"$out"
 		printf '%s %s %s %s %s %d %s %s%s\n' "$arch${goenv:+($goenv)}" "$cpu" "$lib" "$op" "${impls:--}" "$size" "$perop" "$perbyte" "$note"
-		[[ $split == 1 ]] && split_row "$lib" "$op" "$impls" "$size"
+		[[ $split == 1 ]] && sym=$rowsym split_row "$lib" "$op" "$impls" "$size"
 	done
 done
