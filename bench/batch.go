@@ -3,8 +3,14 @@ package main
 import (
 	"crypto/cipher"
 	"encoding/binary"
+	"fmt"
+	"io"
+	"time"
 
 	"github.com/chachakit/chachakit/aead"
+	"github.com/chachakit/chachakit/aead/tls13"
+	"github.com/chachakit/chachakit/internal/chacha20core"
+	"github.com/chachakit/chachakit/internal/poly1305"
 )
 
 // A batchCase is one workload of aead.Batch: the messages' lengths, sealed
@@ -115,4 +121,115 @@ func batchRun(a cipher.AEAD, c batchCase, open, batch bool) func(n int) {
 			}
 		}
 	}
+}
+
+// A batchRow is one workload of aead.Batch against the loops of single calls.
+type batchRow struct {
+	Case      string  `json:"case"`
+	Op        string  `json:"op"` // Seal, Open, or HeaderMasks
+	BatchMBps float64 `json:"batch_mbps"`
+	LoopMBps  float64 `json:"chachakit_loop_mbps"`
+	XMBps     float64 `json:"xcrypto_loop_mbps,omitempty"`
+	VsLoop    float64 `json:"vs_loop"`              // batch/loop; > 1 is faster
+	VsXCrypto float64 `json:"vs_xcrypto,omitempty"` // batch/x-crypto loop
+	Noisy     bool    `json:"noisy"`
+}
+
+// measureBatch times the batch against chachakit's loop and against
+// x/crypto's, each pair in interleaved rounds (interleave), and reports
+// medians in MB/s of message bytes, so that ratios are of messages per
+// second.
+func measureBatch(c batchCase, open bool, d time.Duration, rounds int) batchRow {
+	r := batchRow{Case: c.name, Op: "Seal"}
+	if open {
+		r.Op = "Open"
+	}
+	mbps := func(ns []float64) (float64, []float64) {
+		v := make([]float64, len(ns))
+		for i, x := range ns {
+			v[i] = float64(c.bytes()) / x * 1e3
+		}
+		return median(v), v
+	}
+	batch := batchRun(must(chachakit.newAEAD(testKey())), c, open, true)
+	b1, loop, _, _ := interleave(batch, batchRun(must(chachakit.newAEAD(testKey())), c, open, false), d, rounds)
+	b2, xloop, _, _ := interleave(batch, batchRun(must(xcrypto.newAEAD(testKey())), c, open, false), d, rounds)
+	var runs [4][]float64
+	r.BatchMBps, runs[0] = mbps(append(b1, b2...))
+	r.LoopMBps, runs[1] = mbps(loop)
+	r.XMBps, runs[2] = mbps(xloop)
+	r.VsLoop, r.VsXCrypto = r.BatchMBps/r.LoopMBps, r.BatchMBps/r.XMBps
+	for _, x := range runs[:3] {
+		r.Noisy = r.Noisy || spread(x) > noiseLimit
+	}
+	return r
+}
+
+// headerMaskCount is the number of QUIC header masks of the HeaderMasks row.
+const headerMaskCount = 32
+
+// measureHeaderMasks times one HeaderMasks call of headerMaskCount samples
+// against a loop of HeaderMask calls (x/crypto has no header protection).
+func measureHeaderMasks(d time.Duration, rounds int) batchRow {
+	p := must(tls13.NewPacketProtector(testKey()))
+	samples := make([][]byte, headerMaskCount)
+	for i := range samples {
+		samples[i] = pattern(tls13.SampleSize, byte(16*i))
+	}
+	masks := make([][tls13.MaskSize]byte, len(samples))
+	batch := func(n int) {
+		for range n {
+			p.HeaderMasks(masks, samples)
+		}
+	}
+	loop := func(n int) {
+		for range n {
+			for i, s := range samples {
+				masks[i] = p.HeaderMask(s)
+			}
+		}
+	}
+	b, l, _, _ := interleave(batch, loop, d, rounds)
+	// MB/s of samples.
+	per := func(ns float64) float64 { return float64(headerMaskCount*tls13.SampleSize) / ns * 1e3 }
+	r := batchRow{Case: fmt.Sprintf("%d masks", headerMaskCount), Op: "HeaderMasks",
+		BatchMBps: per(median(b)), LoopMBps: per(median(l))}
+	r.VsLoop = r.BatchMBps / r.LoopMBps
+	r.Noisy = spread(b) > noiseLimit || spread(l) > noiseLimit
+	return r
+}
+
+func printBatch(w io.Writer, rows []batchRow) {
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "batches: aead.Batch and tls13.HeaderMasks against loops of single calls")
+	fmt.Fprintf(w, "%-13s %-12s %12s %12s %12s %8s %10s\n", "case", "op", "batch MB/s", "loop MB/s", "x/crypto", "vs loop", "vs x/crypto")
+	for _, r := range rows {
+		mark, x, vx := "", "-", "-"
+		if r.Noisy {
+			mark = "  noisy"
+		}
+		if r.XMBps > 0 {
+			x, vx = fmt.Sprintf("%.1f", r.XMBps), fmt.Sprintf("%.2f", r.VsXCrypto)
+		}
+		fmt.Fprintf(w, "%-13s %-12s %12.1f %12.1f %12s %8.2f %10s%s\n", r.Case, r.Op, r.BatchMBps, r.LoopMBps, x, r.VsLoop, vx, mark)
+	}
+	fmt.Fprintln(w)
+	for _, c := range batchCases {
+		fmt.Fprintf(w, "  %-13s %s, each with its own nonce, no additional data\n", c.name, c.desc)
+	}
+	fmt.Fprintf(w, "  %-13s one HeaderMasks call against %d HeaderMask calls (MB/s of samples)\n", fmt.Sprintf("%d masks", headerMaskCount), headerMaskCount)
+	fmt.Fprintf(w, "batch path here: %s\n", batchPath())
+	fmt.Fprintln(w, "MB/s of message bytes, so ratios are of messages per second; medians of interleaved rounds.")
+}
+
+// batchPath describes what aead.Batch does on this CPU.
+func batchPath() string {
+	if !chacha20core.LaneBlocksFast() {
+		return "a loop of Seal or Open calls (LaneBlocks has no vector path on this CPU)"
+	}
+	tags := "tags one at a time"
+	if poly1305.LanesFast() {
+		tags = "tags eight at a time in AVX-512 IFMA lanes"
+	}
+	return "messages up to 448 bytes in lane groups (16 ChaCha20 blocks per LaneBlocks call), " + tags + "; longer ones in their own call"
 }

@@ -116,6 +116,9 @@ type report struct {
 	// Construction is the cost of making cipher objects: call patterns
 	// that make one per packet or message.
 	Construction []constructionRow `json:"construction"`
+	// Batch compares aead.Batch and tls13.HeaderMasks with loops of
+	// single calls.
+	Batch []batchRow `json:"batch"`
 	// OpenSSL is the comparison with `openssl speed`, with -openssl.
 	OpenSSL    []opensslRow `json:"openssl,omitempty"`
 	OpenSSLEnv string       `json:"openssl_env,omitempty"`
@@ -226,7 +229,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			osslBin = ""
 		}
 	}
-	total := len(operations)*len(szs) + len(constructions)
+	total := len(operations)*len(szs) + len(constructions) + 2*len(batchCases) + 1
 	est := time.Duration(total*2**rounds) * *roundTime
 	fmt.Fprintf(stderr, "bench: measuring %d rows, %d rounds of %v per side (about %v)\n", total, *rounds, *roundTime, est.Round(time.Second/10))
 	for _, op := range operations {
@@ -239,6 +242,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bench: [%d/%d] construction %s\n", len(rep.Rows)+len(rep.Construction)+1, total, c.name)
 		rep.Construction = append(rep.Construction, measureConstruction(c, *roundTime, *rounds))
 	}
+	for _, c := range batchCases {
+		for _, open := range []bool{false, true} {
+			fmt.Fprintf(stderr, "bench: [%d/%d] batch %s\n", len(rep.Rows)+len(rep.Construction)+len(rep.Batch)+1, total, c.name)
+			rep.Batch = append(rep.Batch, measureBatch(c, open, *roundTime, *rounds))
+		}
+	}
+	fmt.Fprintf(stderr, "bench: [%d/%d] header masks\n", total, total)
+	rep.Batch = append(rep.Batch, measureHeaderMasks(*roundTime, *rounds))
 	if osslBin != "" {
 		env, added := opensslEnv()
 		rep.OpenSSLEnv = added
@@ -273,6 +284,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	printTable(stdout, rep.Rows, rep.Config)
 	printConstruction(stdout, rep.Construction)
+	printBatch(stdout, rep.Batch)
 	if osslBin != "" {
 		printOpenSSL(stdout, rep.OpenSSL, rep.OpenSSLEnv)
 	}

@@ -133,3 +133,7 @@ func limbs64(l0, l1, l2 uint64) [3]uint64 {
 	h1, c := bits.Add64(l1>>20, l2<<24, c)
 	return [3]uint64{h0, h1, l2>>40 + c}
 }
+
+// LanesFast reports whether SumAEADLanes runs its jobs side by side (AVX-512
+// IFMA) rather than one at a time.
+func LanesFast() bool { return useIFMA }
