@@ -4,7 +4,6 @@ package aead
 
 import (
 	"github.com/chachakit/chachakit/internal/aeadasm"
-	"github.com/chachakit/chachakit/internal/chacha20core"
 	"github.com/chachakit/chachakit/internal/cpuid"
 )
 
@@ -77,16 +76,3 @@ func x86AEAD() cpuid.X86AEAD {
 // midAVX2Off makes pick skip the mid-size AVX2 kernel (tests compare it
 // with the stitched loop).
 var midAVX2Off = false
-
-// batchLanes reports whether SealBatch and OpenBatch put short messages
-// side by side in LaneBlocks' lanes: where LaneBlocks has a vector path.
-// Without one, a batch is a loop of seal or open calls (or, in tests,
-// forceLanes runs the lanes on the portable code).
-func batchLanes() bool { return forceLanes || chacha20core.LaneBlocksFast() }
-
-// laneMessage reports whether a batch's message of n bytes takes lanes
-// in a group rather than its own call: up to laneMax bytes, a key block and
-// seven blocks of text, half of a 16-lane pass.
-func laneMessage(n int) bool { return n <= laneMax }
-
-const laneMax = 7 * 64

@@ -51,7 +51,6 @@ func TestSumAEADLanes(t *testing.T) {
 	})
 }
 
-
 // BenchmarkSumAEADLanes computes eight tags of size-byte messages with 13
 // bytes of additional data: in one SumAEADLanes call (lanes) and in a loop
 // of SumAEAD (each). One op is eight tags.

@@ -1,0 +1,9 @@
+//go:build gc && !purego
+
+package aead
+
+// laneMax on arm64: a key block and two blocks of text. A NEON pass computes
+// four lanes in about the time of one NEON4x1 iteration, which makes five
+// consecutive blocks of one message, so the lanes only pay for messages
+// of up to three blocks with their key block (bench/README.md, "Batches").
+const laneMax = 2 * 64

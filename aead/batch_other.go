@@ -1,0 +1,7 @@
+//go:build !(amd64 || arm64) || !gc || purego
+
+package aead
+
+// laneMax elsewhere: the lanes are the portable code, used in tests only
+// (forceLanes); the amd64 limit, so that the groups are tested alike.
+const laneMax = 7 * 64

@@ -1,0 +1,15 @@
+package aead
+
+import "github.com/chachakit/chachakit/internal/chacha20core"
+
+// batchLanes reports whether SealBatch and OpenBatch put short messages
+// side by side in LaneBlocks' lanes: where LaneBlocks has a vector path
+// (amd64 with AVX2 or AVX-512, arm64 with NEON). Without one, a batch is a
+// loop of seal or open calls, no slower than the caller's own loop (or, in
+// tests, forceLanes runs the lane groups on the portable code).
+func batchLanes() bool { return forceLanes || chacha20core.LaneBlocksFast() }
+
+// laneMessage reports whether a batch's message of n bytes takes lanes in a
+// group rather than its own seal or open call: up to laneMax bytes, which
+// each architecture sets where the lanes stop paying (batch_*.go).
+func laneMessage(n int) bool { return n <= laneMax }
