@@ -1,0 +1,161 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The LaneBlocks functions: up to 16 independent ChaCha20 blocks, each
+// with its own key, counter and nonce, given word by word (a LaneSet: row j
+// of 16 words is state word 4+j of the 16 lanes). That is already the
+// layout of a transposed batch, so each state word of 8 or 16 lanes loads
+// with one instruction; only the constants are broadcast. Rounds, the
+// final transposition and the stores are those of the keystream's
+// transposed batches. Intel's ipsec-mb computes QUIC header-protection
+// masks of many packets the same way (imb_quic_hp_chacha20: one packet per
+// lane); the code here is written from the keystream kernels above.
+//
+// Every path writes whole passes (8 or 16 blocks) into out, whatever n:
+// LaneBlocks allows it, and only the number of passes depends on n.
+
+// laneSignature is the signature avo type-checks; the Go declarations use
+// *LaneSet, which has the layout of [12][16]uint32.
+const laneSignature = "func(l *[12][16]uint32, out *[16][64]byte, n int)"
+
+// Registers of the LaneBlocks functions (rRound counts double rounds,
+// rFrame is the AVX2 frame).
+var (
+	rLanes = RAX // *LaneSet: row w-4 of 64 bytes is word w of the 16 lanes
+	rOut   = RDI // *[16][64]byte
+)
+
+// laneArgs loads the arguments: l to rLanes, out to rOut, n to rN.
+func laneArgs() {
+	Load(Param("l"), rLanes)
+	Load(Param("out"), rOut)
+	Load(Param("n"), rN)
+}
+
+// laneWord returns the memory of state word w (4..15) of lanes off/4 and
+// up in the LaneSet at rLanes.
+func laneWord(w, off int) Mem { return mem(rLanes, 64*(w-4)+off) }
+
+// laneInputAVX512 loads (add false) or adds (add true) the input of the
+// lanes to reg(0)..reg(15), zmm or ymm registers: the constants broadcast
+// from sigma, words 4-15 from the LaneSet (lanes 0..7 or 0..15 after the
+// register width). The feed-forward re-reads the input from memory, so no
+// register holds it through the rounds.
+func laneInputAVX512(reg func(int) VecPhysical, add bool) {
+	for w := 0; w < 16; w++ {
+		r := reg(w)
+		switch {
+		case w < 4 && add:
+			VPADDD_BCST(sigma.Offset(4*w), r, r)
+		case w < 4:
+			VPBROADCASTD(sigma.Offset(4*w), r)
+		case add:
+			VPADDD(laneWord(w, 0), r, r)
+		default:
+			VMOVDQU32(laneWord(w, 0), r)
+		}
+	}
+}
+
+// genLanesAVX512 emits laneBlocksAVX512: one 16-lane zmm pass for 9..16
+// lanes, one 8-lane ymm pass (AVX-512VL) for 1..8.
+//
+// Register map, both passes: Zw (Yw) state word w of the lanes; Z16-Z19
+// (Y16-Y21) the transposition's scratch.
+func genLanesAVX512() {
+	TEXT("laneBlocksAVX512", NOSPLIT, laneSignature)
+	Doc("laneBlocksAVX512 writes the keystream blocks of the lanes of l to out with",
+		"AVX-512F: 16 lanes in zmm registers, or for n <= 8 the 8 lanes of ymm",
+		"registers (AVX-512VL), whose operations more execution ports take on Intel.")
+	laneArgs()
+	CMPQ(rN, U32(8))
+	JBE(LabelRef("lanes8"))
+
+	Comment("16 lanes: Zw holds word w of every lane.")
+	laneInputAVX512(zreg, false)
+	roundLoop("lanes16_rounds", 10, zmmDROps)
+	Comment("Feed-forward, transpose (Zb: block b) and store.")
+	laneInputAVX512(zreg, true)
+	transposeZ16([4]VecPhysical{Z16, Z17, Z18, Z19})
+	for b := 0; b < 16; b++ {
+		VMOVDQU32(zreg(b), mem(rOut, 64*b))
+	}
+	VZEROUPPER()
+	RET()
+
+	Label("lanes8")
+	Comment("8 lanes: Yw holds word w of lanes 0-7.")
+	laneInputAVX512(yreg, false)
+	roundLoop("lanes8_rounds", 10, func() []func() { return drOps(yreg) })
+	Comment("Feed-forward, transpose and store.")
+	laneInputAVX512(yreg, true)
+	transposeVL8(func(blk int, halves func() (VecPhysical, VecPhysical)) {
+		lo, hi := halves()
+		VMOVDQU32(lo, mem(rOut, 64*blk))
+		VMOVDQU32(hi, mem(rOut, 64*blk+32))
+	})
+	VZEROUPPER()
+	RET()
+}
+
+// genLanesAVX2 emits laneBlocksAVX2: the transposed 8-lane batch of
+// xorBlocksAVX2 (vecISA.transposedCore, words 10 and 11 or 8 and 9 in the
+// frame), once for lanes 0-7 and, for n > 8, again for lanes 8-15.
+//
+// Register map: Y0-Y15 the state words (Y8-Y11 as transposedCore uses
+// them); rFrame the 32-byte aligned frame: slots 0-3 the constants
+// broadcast (AVX2 has no broadcasting addition), slots 16-23 words 8-15
+// when not in registers (cleared on return: key material).
+func genLanesAVX2() {
+	v := vecISA{
+		name: "AVX2", width: 32, avx: true,
+		regs: [16]VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15},
+	}
+	TEXT("laneBlocksAVX2", 0, laneSignature)
+	Doc("laneBlocksAVX2 writes the keystream blocks of the lanes of l to out with",
+		"AVX2, 8 lanes per pass.")
+	laneArgs()
+	slot := func(i int) Mem { return mem(rFrame, 32*i) }
+	spill := func(w int) Mem { return slot(16 + w - 8) }
+
+	Comment("Align the frame and broadcast the constants into it.")
+	frame := AllocLocal(24*32 + 32)
+	LEAQ(frame, rFrame)
+	ADDQ(U32(31), rFrame)
+	ANDQ(I32(-32), rFrame)
+	for w := 0; w < 4; w++ {
+		VPBROADCASTD(sigma.Offset(4*w), Y0)
+		VMOVDQU(Y0, slot(w))
+	}
+
+	Comment("One pass: lanes 0-7 (rLanes at row offset 0, rOut at block 0) or 8-15.")
+	Label("lanes_pass")
+	in := func(w int) Mem {
+		if w < 4 {
+			return slot(w)
+		}
+		return laneWord(w, 0)
+	}
+	v.transposedCore(in, spill, -1, "lanes_rounds")
+	Comment("Transpose and store the pass's 8 blocks.")
+	v.storeAVX2(spill, func(blk, off int, block func() VecPhysical) {
+		VMOVDQU(block(), mem(rOut, 64*blk+off))
+	})
+	CMPQ(rN, U32(8))
+	JBE(LabelRef("lanes_done"))
+	Comment("Lanes 8-15: words 32 bytes further in each row, blocks 8-15 of out.")
+	ADDQ(U32(32), rLanes)
+	ADDQ(U32(8*64), rOut)
+	SUBQ(U32(8), rN)
+	JMP(LabelRef("lanes_pass"))
+
+	Label("lanes_done")
+	v.clearFrame()
+	VZEROUPPER()
+	RET()
+}
