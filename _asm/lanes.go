@@ -62,17 +62,40 @@ func laneInputAVX512(reg func(int) VecPhysical, add bool) {
 	}
 }
 
-// genLanesAVX512 emits laneBlocksAVX512: one 16-lane zmm pass for 9..16
-// lanes, one 8-lane ymm pass (AVX-512VL) for 1..8.
+// xreg returns Xi.
+func xreg(i int) VecPhysical {
+	return [...]VecPhysical{X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15}[i]
+}
+
+// laneRows loads words 4-15 of four lanes, from lane off/4 on, and
+// transposes them into the rows of the row layout: afterwards X(4+4r+k)
+// holds row r+1 (words 4+4r..7+4r) of lane off/4+k; X0-X3 are scratch.
+func laneRows(off int) {
+	for w := 4; w < 16; w++ {
+		VMOVDQU(laneWord(w, off), xreg(w))
+	}
+	for g := 1; g < 4; g++ {
+		unpack4(xreg(4*g), xreg(4*g+1), xreg(4*g+2), xreg(4*g+3), [4]VecPhysical{X0, X1, X2, X3})
+	}
+}
+
+// genLanesAVX512 emits laneBlocksAVX512: the row layout on one zmm set for
+// 1..4 lanes, one 8-lane ymm pass (AVX-512VL) for 5..8, one 16-lane zmm
+// pass for 9..16.
 //
-// Register map, both passes: Zw (Yw) state word w of the lanes; Z16-Z19
-// (Y16-Y21) the transposition's scratch.
+// Register map of the passes: Zw (Yw) state word w of the lanes; Z16-Z19
+// (Y16-Y21) the transposition's scratch. Of the row code: Z0-Z3 the rows
+// of lanes 0-3 (lane l in 128-bit lane l), Z16-Z19 their input, Z20-Z23
+// scratch.
 func genLanesAVX512() {
 	TEXT("laneBlocksAVX512", NOSPLIT, laneSignature)
 	Doc("laneBlocksAVX512 writes the keystream blocks of the lanes of l to out with",
 		"AVX-512F: 16 lanes in zmm registers, or for n <= 8 the 8 lanes of ymm",
-		"registers (AVX-512VL), whose operations more execution ports take on Intel.")
+		"registers (AVX-512VL), whose operations more execution ports take on Intel,",
+		"or for n <= 4 the row layout, shortest in latency.")
 	laneArgs()
+	CMPQ(rN, U32(4))
+	JBE(LabelRef("lanes4"))
 	CMPQ(rN, U32(8))
 	JBE(LabelRef("lanes8"))
 
@@ -98,6 +121,25 @@ func genLanesAVX512() {
 		lo, hi := halves()
 		VMOVDQU32(lo, mem(rOut, 64*blk))
 		VMOVDQU32(hi, mem(rOut, 64*blk+32))
+	})
+	VZEROUPPER()
+	RET()
+
+	Label("lanes4")
+	Comment("1..4 lanes: the row layout, lane l's rows in 128-bit lane l of Z0-Z3.")
+	laneRows(0)
+	VBROADCASTI32X4(sigma, Z16)
+	for r := 0; r < 3; r++ {
+		dst := zreg(17 + r)
+		VINSERTI32X4(U8(1), xreg(4+4*r+1), zreg(4+4*r), dst)
+		VINSERTI32X4(U8(2), xreg(4+4*r+2), dst, dst)
+		VINSERTI32X4(U8(3), xreg(4+4*r+3), dst, dst)
+	}
+	q := quad{Z0, Z1, Z2, Z3}
+	in := quad{Z16, Z17, Z18, Z19}
+	zmmRows.rowRounds("lanes4", []quad{q}, func(_, j int) Op { return in[j] }, qrAVX512)
+	rowBlocksZ(q, [4]VecPhysical{Z20, Z21, Z22, Z23}, func(blk int, r VecPhysical) {
+		VMOVDQU32(r, mem(rOut, 64*blk))
 	})
 	VZEROUPPER()
 	RET()

@@ -914,36 +914,27 @@ func transposeVL8(store func(blk int, halves func() (VecPhysical, VecPhysical)))
 // rowBody emits the row layout on one zmm register set (four blocks) and
 // the stores of rmin to 4 blocks.
 func rowBody(rmin int, name string, q quad, ctr VecPhysical, tmp [4]VecPhysical) {
-	VMOVDQA64(Z16, q[0])
-	VMOVDQA64(Z17, q[1])
-	VMOVDQA64(Z18, q[2])
-	VMOVDQA64(ctr, q[3])
+	in := quad{Z16, Z17, Z18, ctr}
 	// qrLowLatency would shorten the chain, but its extra shifts saturate
 	// the shift units on zmm registers (Zen 5): VPROLD is faster here.
-	MOVQ(U32(10), rRound)
-	Label(name + "_rounds")
-	qrAVX512([]quad{q})
-	VPSHUFD(U8(0x93), q[0], q[0])
-	VPSHUFD(U8(0x39), q[2], q[2])
-	VPSHUFD(U8(0x4e), q[3], q[3])
-	qrAVX512([]quad{q})
-	VPSHUFD(U8(0x39), q[0], q[0])
-	VPSHUFD(U8(0x93), q[2], q[2])
-	VPSHUFD(U8(0x4e), q[3], q[3])
-	DECQ(rRound)
-	JNZ(LabelRef(name + "_rounds"))
-
-	VPADDD(Z16, q[0], q[0])
-	VPADDD(Z17, q[1], q[1])
-	VPADDD(Z18, q[2], q[2])
-	VPADDD(ctr, q[3], q[3])
-	// Lane l of the four rows is block l.
-	a, b, c, d := q[0], q[1], q[2], q[3]
-	store := func(blk int, r VecPhysical) {
+	zmmRows.rowRounds(name, []quad{q}, func(_, j int) Op { return in[j] }, qrAVX512)
+	rowBlocksZ(q, tmp, func(blk int, r VecPhysical) {
 		skipUnless(blk, rmin, "tail_done")
 		VPXORD(mem(rSrc, 64*blk), r, r)
 		VMOVDQU32(r, mem(rDst, 64*blk))
-	}
+	})
+	JMP(LabelRef("tail_done"))
+}
+
+// zmmRows is the row code's instruction set on zmm registers (rowRounds:
+// VMOVDQA64, VPADDD, VPSHUFD).
+var zmmRows = vecISA{name: "AVX512", width: 64, avx: true}
+
+// rowBlocksZ turns a zmm row set q (lane l of the four rows: block l) into
+// blocks, with tmp as scratch, and calls store for each block in turn with
+// the register holding it (which the next blocks' shuffles do not read).
+func rowBlocksZ(q quad, tmp [4]VecPhysical, store func(blk int, r VecPhysical)) {
+	a, b, c, d := q[0], q[1], q[2], q[3]
 	VSHUFI32X4(U8(0x44), b, a, tmp[0])
 	VSHUFI32X4(U8(0x44), d, c, tmp[1])
 	VSHUFI32X4(U8(0x88), tmp[1], tmp[0], tmp[2])
@@ -956,7 +947,6 @@ func rowBody(rmin int, name string, q quad, ctr VecPhysical, tmp [4]VecPhysical)
 	store(2, a)
 	VSHUFI32X4(U8(0xdd), tmp[1], tmp[0], b)
 	store(3, b)
-	JMP(LabelRef("tail_done"))
 }
 
 // oneBlock emits the store of a single block from a row set in registers
@@ -989,9 +979,12 @@ type vecISA struct {
 	vl    bool // AVX-512VL: ymm rotations and VPTERNLOGD (row code only)
 }
 
-// mov copies a register or loads/stores a (possibly unaligned) vector.
+// mov copies a register or loads/stores a (possibly unaligned) vector
+// (zmm: registers only).
 func (v vecISA) mov(src, dst Op) {
-	if v.avx {
+	if v.width == 64 {
+		VMOVDQA64(src, dst)
+	} else if v.avx {
 		VMOVDQU(src, dst)
 	} else {
 		MOVOU(src, dst)
@@ -1355,63 +1348,32 @@ func (v vecISA) rowSetup() {
 func (v vecISA) rowBody(n int, name string, sets []quad, tmp []VecPhysical) {
 	B := v.width / 16
 	x := func(i int) VecPhysical { return v.regs[i] }
-	in := [4]VecPhysical{x(8), x(9), x(10), x(11)}
-	for i, q := range sets {
-		for j := 0; j < 4; j++ {
-			src := in[j]
-			if j == 3 && i == 1 {
-				src = x(12)
-			}
-			v.mov(src, q[j])
+	in := func(i, j int) Op {
+		if j == 3 && i == 1 {
+			return x(12)
 		}
+		return x(8 + j)
 	}
-	qr := v.qr
+	qr := func(qs []quad) { v.qr(qs, tmp) }
 	if v.vl {
-		qr = func(qs []quad, tmp []VecPhysical) { qrLowLatency(qs, [][2]VecPhysical{{tmp[0], tmp[1]}}) }
+		qr = func(qs []quad) { qrLowLatency(qs, [][2]VecPhysical{{tmp[0], tmp[1]}}) }
 	}
-	MOVQ(U32(10), rRound)
-	Label(name + "_rounds")
-	qr(sets, tmp)
-	for _, q := range sets {
-		v.pshufd(0x93, q[0])
-		v.pshufd(0x39, q[2])
-		v.pshufd(0x4e, q[3])
-	}
-	qr(sets, tmp)
-	for _, q := range sets {
-		v.pshufd(0x39, q[0])
-		v.pshufd(0x93, q[2])
-		v.pshufd(0x4e, q[3])
-	}
-	DECQ(rRound)
-	JNZ(LabelRef(name + "_rounds"))
+	v.rowRounds(name, sets, in, qr)
 
 	rmin := B*(n-1) + 1
-	for i, q := range sets {
-		for j := 0; j < 4; j++ {
-			src := in[j]
-			if j == 3 && i == 1 {
-				src = x(12)
-			}
-			v.add(src, q[j])
-		}
-	}
 	if v.avx && n == 1 {
 		oneBlock(name)
 	}
 	for i, q := range sets {
 		if v.avx {
-			// Low lanes: block 2i; high lanes: block 2i+1.
-			for l, imm := range []uint8{0x20, 0x31} {
-				blk := 2*i + l
+			rowBlocksY(i, q, tmp, func(blk int, halves func() (VecPhysical, VecPhysical)) {
 				skipUnless(blk, rmin, "tail_done")
-				VPERM2I128(U8(imm), q[1], q[0], tmp[0])
-				VPERM2I128(U8(imm), q[3], q[2], tmp[1])
-				VPXOR(mem(rSrc, 64*blk), tmp[0], tmp[0])
-				VPXOR(mem(rSrc, 64*blk+32), tmp[1], tmp[1])
-				VMOVDQU(tmp[0], mem(rDst, 64*blk))
-				VMOVDQU(tmp[1], mem(rDst, 64*blk+32))
-			}
+				lo, hi := halves()
+				VPXOR(mem(rSrc, 64*blk), lo, lo)
+				VPXOR(mem(rSrc, 64*blk+32), hi, hi)
+				VMOVDQU(lo, mem(rDst, 64*blk))
+				VMOVDQU(hi, mem(rDst, 64*blk+32))
+			})
 		} else {
 			blk := i
 			skipUnless(blk, rmin, "tail_done")
@@ -1423,6 +1385,55 @@ func (v vecISA) rowBody(n int, name string, sets []quad, tmp []VecPhysical) {
 		}
 	}
 	JMP(LabelRef("tail_done"))
+}
+
+// rowRounds emits the row layout's computation on sets: row j of set i
+// loaded from in(i, j), the ten double rounds (the loop at label
+// name_rounds; qr emits one column or diagonal round of all sets, between
+// the lane shuffles that move diagonals into columns and back), and in(i,
+// j) added back.
+func (v vecISA) rowRounds(name string, sets []quad, in func(i, j int) Op, qr func([]quad)) {
+	for i, q := range sets {
+		for j := 0; j < 4; j++ {
+			v.mov(in(i, j), q[j])
+		}
+	}
+	MOVQ(U32(10), rRound)
+	Label(name + "_rounds")
+	qr(sets)
+	for _, q := range sets {
+		v.pshufd(0x93, q[0])
+		v.pshufd(0x39, q[2])
+		v.pshufd(0x4e, q[3])
+	}
+	qr(sets)
+	for _, q := range sets {
+		v.pshufd(0x39, q[0])
+		v.pshufd(0x93, q[2])
+		v.pshufd(0x4e, q[3])
+	}
+	DECQ(rRound)
+	JNZ(LabelRef(name + "_rounds"))
+
+	for i, q := range sets {
+		for j := 0; j < 4; j++ {
+			v.add(in(i, j), q[j])
+		}
+	}
+}
+
+// rowBlocksY turns ymm row set i, q (low lanes: block 2i, high lanes: block
+// 2i+1), into blocks and calls store for each of the two; halves emits the
+// lane permutations that gather the block and returns its bytes 0-31 and
+// 32-63 (in tmp[0] and tmp[1]).
+func rowBlocksY(i int, q quad, tmp []VecPhysical, store func(blk int, halves func() (VecPhysical, VecPhysical))) {
+	for l, imm := range []uint8{0x20, 0x31} {
+		store(2*i+l, func() (VecPhysical, VecPhysical) {
+			VPERM2I128(U8(imm), q[1], q[0], tmp[0])
+			VPERM2I128(U8(imm), q[3], q[2], tmp[1])
+			return tmp[0], tmp[1]
+		})
+	}
 }
 
 func genVec(v vecISA, doc string) {
