@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -145,14 +147,19 @@ func genLanesAVX512() {
 	RET()
 }
 
-// genLanesAVX2 emits laneBlocksAVX2: the transposed 8-lane batch of
-// xorBlocksAVX2 (vecISA.transposedCore, words 10 and 11 or 8 and 9 in the
-// frame), once for lanes 0-7 and, for n > 8, again for lanes 8-15.
+// genLanesAVX2 emits laneBlocksAVX2: groups of 8 lanes, lanes 0-7 and, for
+// n > 8, lanes 8-15, each computed after the count of its lanes asked for:
+// the row layout on one ymm set (two lanes) for 1..2, on two sets for 3..4
+// (latency), else the transposed 8-lane batch of xorBlocksAVX2
+// (vecISA.transposedCore, words 10 and 11 or 8 and 9 in the frame).
 //
-// Register map: Y0-Y15 the state words (Y8-Y11 as transposedCore uses
-// them); rFrame the 32-byte aligned frame: slots 0-3 the constants
-// broadcast (AVX2 has no broadcasting addition), slots 16-23 words 8-15
-// when not in registers (cleared on return: key material).
+// Register map: the transposed batch, Y0-Y15 the state words (Y8-Y11 as
+// transposedCore uses them); the row code, Y0-Y3 and Y4-Y7 the two sets
+// (lanes 2i and 2i+1 in set i), Y8-Y11 the input of set 0, Y13 and Y14
+// scratch. rFrame is the 32-byte aligned frame: slots 0-3 the constants
+// broadcast (AVX2 has no broadcasting addition), slots 4-6 rows 1-3 of the
+// input of row set 1, slots 16-23 words 8-15 of the transposed batch when
+// not in registers (cleared on return: key material).
 func genLanesAVX2() {
 	v := vecISA{
 		name: "AVX2", width: 32, avx: true,
@@ -160,7 +167,7 @@ func genLanesAVX2() {
 	}
 	TEXT("laneBlocksAVX2", 0, laneSignature)
 	Doc("laneBlocksAVX2 writes the keystream blocks of the lanes of l to out with",
-		"AVX2, 8 lanes per pass.")
+		"AVX2, 8 lanes per group.")
 	laneArgs()
 	slot := func(i int) Mem { return mem(rFrame, 32*i) }
 	spill := func(w int) Mem { return slot(16 + w - 8) }
@@ -175,8 +182,12 @@ func genLanesAVX2() {
 		VMOVDQU(Y0, slot(w))
 	}
 
-	Comment("One pass: lanes 0-7 (rLanes at row offset 0, rOut at block 0) or 8-15.")
-	Label("lanes_pass")
+	Comment("One group: lanes 0-7 (rLanes at row offset 0, rOut at block 0) or 8-15.")
+	Label("lanes_group")
+	CMPQ(rN, U32(2))
+	JBE(LabelRef("lanes_row1"))
+	CMPQ(rN, U32(4))
+	JBE(LabelRef("lanes_row2"))
 	in := func(w int) Mem {
 		if w < 4 {
 			return slot(w)
@@ -184,17 +195,59 @@ func genLanesAVX2() {
 		return laneWord(w, 0)
 	}
 	v.transposedCore(in, spill, -1, "lanes_rounds")
-	Comment("Transpose and store the pass's 8 blocks.")
+	Comment("Transpose and store the group's 8 blocks.")
 	v.storeAVX2(spill, func(blk, off int, block func() VecPhysical) {
 		VMOVDQU(block(), mem(rOut, 64*blk+off))
 	})
+	Label("lanes_next")
 	CMPQ(rN, U32(8))
 	JBE(LabelRef("lanes_done"))
 	Comment("Lanes 8-15: words 32 bytes further in each row, blocks 8-15 of out.")
 	ADDQ(U32(32), rLanes)
 	ADDQ(U32(8*64), rOut)
 	SUBQ(U32(8), rN)
-	JMP(LabelRef("lanes_pass"))
+	JMP(LabelRef("lanes_group"))
+
+	for sets := 1; sets <= 2; sets++ {
+		name := fmt.Sprintf("lanes_row%d", sets)
+		Label(name)
+		Comment(fmt.Sprintf("%d..%d lanes: the row layout on %d ymm sets.", 2*sets-1, 2*sets, sets))
+		laneRows(0)
+		// Set i, row r+1 (r = 0..2): lane 2i's row from X(4+4r+2i) in
+		// the low 128 bits, lane 2i+1's from the next register in the high
+		// ones. Set 1's input goes to the frame first, then set 0's to
+		// Y9-Y11 in the order that overwrites no row still to be read.
+		if sets == 2 {
+			for r := 0; r < 3; r++ {
+				VINSERTI128(U8(1), xreg(4+4*r+3), yreg(4+4*r+2), Y0)
+				VMOVDQU(Y0, slot(4+r))
+			}
+		}
+		for r := 2; r >= 0; r-- {
+			VINSERTI128(U8(1), xreg(4+4*r+1), yreg(4+4*r), yreg(9+r))
+		}
+		VBROADCASTI128(sigma, Y8)
+		rowIn := func(i, j int) Op {
+			switch {
+			case j == 0:
+				return Y8
+			case i == 0:
+				return yreg(8 + j)
+			}
+			return slot(3 + j)
+		}
+		qs := []quad{{Y0, Y1, Y2, Y3}, {Y4, Y5, Y6, Y7}}[:sets]
+		tmp := []VecPhysical{Y13, Y14}
+		v.rowRounds(name, qs, rowIn, func(qs []quad) { v.qr(qs, tmp) })
+		for i, q := range qs {
+			rowBlocksY(i, q, tmp, func(blk int, halves func() (VecPhysical, VecPhysical)) {
+				lo, hi := halves()
+				VMOVDQU(lo, mem(rOut, 64*blk))
+				VMOVDQU(hi, mem(rOut, 64*blk+32))
+			})
+		}
+		JMP(LabelRef("lanes_next"))
+	}
 
 	Label("lanes_done")
 	v.clearFrame()

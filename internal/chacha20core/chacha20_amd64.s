@@ -3640,8 +3640,12 @@ TEXT ·laneBlocksAVX2(SB), $800-24
 	VPBROADCASTD sigma<>+12(SB), Y0
 	VMOVDQU      Y0, 96(BX)
 
-	// One pass: lanes 0-7 (rLanes at row offset 0, rOut at block 0) or 8-15.
-lanes_pass:
+	// One group: lanes 0-7 (rLanes at row offset 0, rOut at block 0) or 8-15.
+lanes_group:
+	CMPQ    CX, $0x00000002
+	JBE     lanes_row1
+	CMPQ    CX, $0x00000004
+	JBE     lanes_row2
 	VMOVDQU (BX), Y0
 	VMOVDQU 32(BX), Y1
 	VMOVDQU 64(BX), Y2
@@ -3830,7 +3834,7 @@ lanes_rounds:
 	VPADDD  704(AX), Y15, Y15
 	VMOVDQU Y15, 736(BX)
 
-	// Transpose and store the pass's 8 blocks.
+	// Transpose and store the group's 8 blocks.
 	VPUNPCKLDQ  Y1, Y0, Y8
 	VPUNPCKHDQ  Y1, Y0, Y9
 	VPUNPCKLDQ  Y3, Y2, Y10
@@ -3903,14 +3907,282 @@ lanes_rounds:
 	VMOVDQU     Y12, 224(DI)
 	VPERM2I128  $0x31, Y7, Y3, Y12
 	VMOVDQU     Y12, 480(DI)
-	CMPQ        CX, $0x00000008
-	JBE         lanes_done
+
+lanes_next:
+	CMPQ CX, $0x00000008
+	JBE  lanes_done
 
 	// Lanes 8-15: words 32 bytes further in each row, blocks 8-15 of out.
 	ADDQ $0x00000020, AX
 	ADDQ $0x00000200, DI
 	SUBQ $0x00000008, CX
-	JMP  lanes_pass
+	JMP  lanes_group
+
+lanes_row1:
+	// 1..2 lanes: the row layout on 1 ymm sets.
+	VMOVDQU        (AX), X4
+	VMOVDQU        64(AX), X5
+	VMOVDQU        128(AX), X6
+	VMOVDQU        192(AX), X7
+	VMOVDQU        256(AX), X8
+	VMOVDQU        320(AX), X9
+	VMOVDQU        384(AX), X10
+	VMOVDQU        448(AX), X11
+	VMOVDQU        512(AX), X12
+	VMOVDQU        576(AX), X13
+	VMOVDQU        640(AX), X14
+	VMOVDQU        704(AX), X15
+	VPUNPCKLDQ     X5, X4, X0
+	VPUNPCKHDQ     X5, X4, X1
+	VPUNPCKLDQ     X7, X6, X2
+	VPUNPCKHDQ     X7, X6, X3
+	VPUNPCKLQDQ    X2, X0, X4
+	VPUNPCKHQDQ    X2, X0, X5
+	VPUNPCKLQDQ    X3, X1, X6
+	VPUNPCKHQDQ    X3, X1, X7
+	VPUNPCKLDQ     X9, X8, X0
+	VPUNPCKHDQ     X9, X8, X1
+	VPUNPCKLDQ     X11, X10, X2
+	VPUNPCKHDQ     X11, X10, X3
+	VPUNPCKLQDQ    X2, X0, X8
+	VPUNPCKHQDQ    X2, X0, X9
+	VPUNPCKLQDQ    X3, X1, X10
+	VPUNPCKHQDQ    X3, X1, X11
+	VPUNPCKLDQ     X13, X12, X0
+	VPUNPCKHDQ     X13, X12, X1
+	VPUNPCKLDQ     X15, X14, X2
+	VPUNPCKHDQ     X15, X14, X3
+	VPUNPCKLQDQ    X2, X0, X12
+	VPUNPCKHQDQ    X2, X0, X13
+	VPUNPCKLQDQ    X3, X1, X14
+	VPUNPCKHQDQ    X3, X1, X15
+	VINSERTI128    $0x01, X13, Y12, Y11
+	VINSERTI128    $0x01, X9, Y8, Y10
+	VINSERTI128    $0x01, X5, Y4, Y9
+	VBROADCASTI128 sigma<>+0(SB), Y8
+	VMOVDQU        Y8, Y0
+	VMOVDQU        Y9, Y1
+	VMOVDQU        Y10, Y2
+	VMOVDQU        Y11, Y3
+	MOVQ           $0x0000000a, DX
+
+lanes_row1_rounds:
+	VPADDD     Y1, Y0, Y0
+	VPXOR      Y0, Y3, Y3
+	VPSHUFB    rol16<>+0(SB), Y3, Y3
+	VPADDD     Y3, Y2, Y2
+	VPXOR      Y2, Y1, Y1
+	VPSLLD     $0x0c, Y1, Y13
+	VPSRLD     $0x14, Y1, Y1
+	VPXOR      Y13, Y1, Y1
+	VPADDD     Y1, Y0, Y0
+	VPXOR      Y0, Y3, Y3
+	VPSHUFB    rol8<>+0(SB), Y3, Y3
+	VPADDD     Y3, Y2, Y2
+	VPXOR      Y2, Y1, Y1
+	VPSLLD     $0x07, Y1, Y13
+	VPSRLD     $0x19, Y1, Y1
+	VPXOR      Y13, Y1, Y1
+	VPSHUFD    $0x93, Y0, Y0
+	VPSHUFD    $0x39, Y2, Y2
+	VPSHUFD    $0x4e, Y3, Y3
+	VPADDD     Y1, Y0, Y0
+	VPXOR      Y0, Y3, Y3
+	VPSHUFB    rol16<>+0(SB), Y3, Y3
+	VPADDD     Y3, Y2, Y2
+	VPXOR      Y2, Y1, Y1
+	VPSLLD     $0x0c, Y1, Y13
+	VPSRLD     $0x14, Y1, Y1
+	VPXOR      Y13, Y1, Y1
+	VPADDD     Y1, Y0, Y0
+	VPXOR      Y0, Y3, Y3
+	VPSHUFB    rol8<>+0(SB), Y3, Y3
+	VPADDD     Y3, Y2, Y2
+	VPXOR      Y2, Y1, Y1
+	VPSLLD     $0x07, Y1, Y13
+	VPSRLD     $0x19, Y1, Y1
+	VPXOR      Y13, Y1, Y1
+	VPSHUFD    $0x39, Y0, Y0
+	VPSHUFD    $0x93, Y2, Y2
+	VPSHUFD    $0x4e, Y3, Y3
+	DECQ       DX
+	JNZ        lanes_row1_rounds
+	VPADDD     Y8, Y0, Y0
+	VPADDD     Y9, Y1, Y1
+	VPADDD     Y10, Y2, Y2
+	VPADDD     Y11, Y3, Y3
+	VPERM2I128 $0x20, Y1, Y0, Y13
+	VPERM2I128 $0x20, Y3, Y2, Y14
+	VMOVDQU    Y13, (DI)
+	VMOVDQU    Y14, 32(DI)
+	VPERM2I128 $0x31, Y1, Y0, Y13
+	VPERM2I128 $0x31, Y3, Y2, Y14
+	VMOVDQU    Y13, 64(DI)
+	VMOVDQU    Y14, 96(DI)
+	JMP        lanes_next
+
+lanes_row2:
+	// 3..4 lanes: the row layout on 2 ymm sets.
+	VMOVDQU        (AX), X4
+	VMOVDQU        64(AX), X5
+	VMOVDQU        128(AX), X6
+	VMOVDQU        192(AX), X7
+	VMOVDQU        256(AX), X8
+	VMOVDQU        320(AX), X9
+	VMOVDQU        384(AX), X10
+	VMOVDQU        448(AX), X11
+	VMOVDQU        512(AX), X12
+	VMOVDQU        576(AX), X13
+	VMOVDQU        640(AX), X14
+	VMOVDQU        704(AX), X15
+	VPUNPCKLDQ     X5, X4, X0
+	VPUNPCKHDQ     X5, X4, X1
+	VPUNPCKLDQ     X7, X6, X2
+	VPUNPCKHDQ     X7, X6, X3
+	VPUNPCKLQDQ    X2, X0, X4
+	VPUNPCKHQDQ    X2, X0, X5
+	VPUNPCKLQDQ    X3, X1, X6
+	VPUNPCKHQDQ    X3, X1, X7
+	VPUNPCKLDQ     X9, X8, X0
+	VPUNPCKHDQ     X9, X8, X1
+	VPUNPCKLDQ     X11, X10, X2
+	VPUNPCKHDQ     X11, X10, X3
+	VPUNPCKLQDQ    X2, X0, X8
+	VPUNPCKHQDQ    X2, X0, X9
+	VPUNPCKLQDQ    X3, X1, X10
+	VPUNPCKHQDQ    X3, X1, X11
+	VPUNPCKLDQ     X13, X12, X0
+	VPUNPCKHDQ     X13, X12, X1
+	VPUNPCKLDQ     X15, X14, X2
+	VPUNPCKHDQ     X15, X14, X3
+	VPUNPCKLQDQ    X2, X0, X12
+	VPUNPCKHQDQ    X2, X0, X13
+	VPUNPCKLQDQ    X3, X1, X14
+	VPUNPCKHQDQ    X3, X1, X15
+	VINSERTI128    $0x01, X7, Y6, Y0
+	VMOVDQU        Y0, 128(BX)
+	VINSERTI128    $0x01, X11, Y10, Y0
+	VMOVDQU        Y0, 160(BX)
+	VINSERTI128    $0x01, X15, Y14, Y0
+	VMOVDQU        Y0, 192(BX)
+	VINSERTI128    $0x01, X13, Y12, Y11
+	VINSERTI128    $0x01, X9, Y8, Y10
+	VINSERTI128    $0x01, X5, Y4, Y9
+	VBROADCASTI128 sigma<>+0(SB), Y8
+	VMOVDQU        Y8, Y0
+	VMOVDQU        Y9, Y1
+	VMOVDQU        Y10, Y2
+	VMOVDQU        Y11, Y3
+	VMOVDQU        Y8, Y4
+	VMOVDQU        128(BX), Y5
+	VMOVDQU        160(BX), Y6
+	VMOVDQU        192(BX), Y7
+	MOVQ           $0x0000000a, DX
+
+lanes_row2_rounds:
+	VPADDD     Y1, Y0, Y0
+	VPADDD     Y5, Y4, Y4
+	VPXOR      Y0, Y3, Y3
+	VPXOR      Y4, Y7, Y7
+	VPSHUFB    rol16<>+0(SB), Y3, Y3
+	VPSHUFB    rol16<>+0(SB), Y7, Y7
+	VPADDD     Y3, Y2, Y2
+	VPADDD     Y7, Y6, Y6
+	VPXOR      Y2, Y1, Y1
+	VPXOR      Y6, Y5, Y5
+	VPSLLD     $0x0c, Y1, Y13
+	VPSLLD     $0x0c, Y5, Y14
+	VPSRLD     $0x14, Y1, Y1
+	VPSRLD     $0x14, Y5, Y5
+	VPXOR      Y13, Y1, Y1
+	VPXOR      Y14, Y5, Y5
+	VPADDD     Y1, Y0, Y0
+	VPADDD     Y5, Y4, Y4
+	VPXOR      Y0, Y3, Y3
+	VPXOR      Y4, Y7, Y7
+	VPSHUFB    rol8<>+0(SB), Y3, Y3
+	VPSHUFB    rol8<>+0(SB), Y7, Y7
+	VPADDD     Y3, Y2, Y2
+	VPADDD     Y7, Y6, Y6
+	VPXOR      Y2, Y1, Y1
+	VPXOR      Y6, Y5, Y5
+	VPSLLD     $0x07, Y1, Y13
+	VPSLLD     $0x07, Y5, Y14
+	VPSRLD     $0x19, Y1, Y1
+	VPSRLD     $0x19, Y5, Y5
+	VPXOR      Y13, Y1, Y1
+	VPXOR      Y14, Y5, Y5
+	VPSHUFD    $0x93, Y0, Y0
+	VPSHUFD    $0x39, Y2, Y2
+	VPSHUFD    $0x4e, Y3, Y3
+	VPSHUFD    $0x93, Y4, Y4
+	VPSHUFD    $0x39, Y6, Y6
+	VPSHUFD    $0x4e, Y7, Y7
+	VPADDD     Y1, Y0, Y0
+	VPADDD     Y5, Y4, Y4
+	VPXOR      Y0, Y3, Y3
+	VPXOR      Y4, Y7, Y7
+	VPSHUFB    rol16<>+0(SB), Y3, Y3
+	VPSHUFB    rol16<>+0(SB), Y7, Y7
+	VPADDD     Y3, Y2, Y2
+	VPADDD     Y7, Y6, Y6
+	VPXOR      Y2, Y1, Y1
+	VPXOR      Y6, Y5, Y5
+	VPSLLD     $0x0c, Y1, Y13
+	VPSLLD     $0x0c, Y5, Y14
+	VPSRLD     $0x14, Y1, Y1
+	VPSRLD     $0x14, Y5, Y5
+	VPXOR      Y13, Y1, Y1
+	VPXOR      Y14, Y5, Y5
+	VPADDD     Y1, Y0, Y0
+	VPADDD     Y5, Y4, Y4
+	VPXOR      Y0, Y3, Y3
+	VPXOR      Y4, Y7, Y7
+	VPSHUFB    rol8<>+0(SB), Y3, Y3
+	VPSHUFB    rol8<>+0(SB), Y7, Y7
+	VPADDD     Y3, Y2, Y2
+	VPADDD     Y7, Y6, Y6
+	VPXOR      Y2, Y1, Y1
+	VPXOR      Y6, Y5, Y5
+	VPSLLD     $0x07, Y1, Y13
+	VPSLLD     $0x07, Y5, Y14
+	VPSRLD     $0x19, Y1, Y1
+	VPSRLD     $0x19, Y5, Y5
+	VPXOR      Y13, Y1, Y1
+	VPXOR      Y14, Y5, Y5
+	VPSHUFD    $0x39, Y0, Y0
+	VPSHUFD    $0x93, Y2, Y2
+	VPSHUFD    $0x4e, Y3, Y3
+	VPSHUFD    $0x39, Y4, Y4
+	VPSHUFD    $0x93, Y6, Y6
+	VPSHUFD    $0x4e, Y7, Y7
+	DECQ       DX
+	JNZ        lanes_row2_rounds
+	VPADDD     Y8, Y0, Y0
+	VPADDD     Y9, Y1, Y1
+	VPADDD     Y10, Y2, Y2
+	VPADDD     Y11, Y3, Y3
+	VPADDD     Y8, Y4, Y4
+	VPADDD     128(BX), Y5, Y5
+	VPADDD     160(BX), Y6, Y6
+	VPADDD     192(BX), Y7, Y7
+	VPERM2I128 $0x20, Y1, Y0, Y13
+	VPERM2I128 $0x20, Y3, Y2, Y14
+	VMOVDQU    Y13, (DI)
+	VMOVDQU    Y14, 32(DI)
+	VPERM2I128 $0x31, Y1, Y0, Y13
+	VPERM2I128 $0x31, Y3, Y2, Y14
+	VMOVDQU    Y13, 64(DI)
+	VMOVDQU    Y14, 96(DI)
+	VPERM2I128 $0x20, Y5, Y4, Y13
+	VPERM2I128 $0x20, Y7, Y6, Y14
+	VMOVDQU    Y13, 128(DI)
+	VMOVDQU    Y14, 160(DI)
+	VPERM2I128 $0x31, Y5, Y4, Y13
+	VPERM2I128 $0x31, Y7, Y6, Y14
+	VMOVDQU    Y13, 192(DI)
+	VMOVDQU    Y14, 224(DI)
+	JMP        lanes_next
 
 lanes_done:
 	VPXOR   Y0, Y0, Y0
