@@ -12,14 +12,16 @@ import (
 // with its own key, counter and nonce, given word by word (a LaneSet: row j
 // of 16 words is state word 4+j of the 16 lanes). That is already the
 // layout of a transposed batch, so each state word of 8 or 16 lanes loads
-// with one instruction; only the constants are broadcast. Rounds, the
+// with one instruction; only the constants are broadcast. The rounds, the
 // final transposition and the stores are those of the keystream's
-// transposed batches. Intel's ipsec-mb computes QUIC header-protection
-// masks of many packets the same way (imb_quic_hp_chacha20: one packet per
-// lane); the code here is written from the keystream kernels above.
+// transposed batches (main.go), with a key per lane where those have one
+// key and consecutive counters. For a few lanes the row layout is shorter
+// in latency: there the words of four lanes are transposed into rows first
+// (laneRows).
 //
-// Every path writes whole passes (8 or 16 blocks) into out, whatever n:
-// LaneBlocks allows it, and only the number of passes depends on n.
+// Every path writes all the lanes of its batch (4, 8 or 16 blocks, or 2 or
+// 4 for the AVX2 row code) into out, whatever n: LaneBlocks allows it.
+// Only n picks the path; no branch or address depends on the data.
 
 // laneSignature is the signature avo type-checks; the Go declarations use
 // *LaneSet, which has the layout of [12][16]uint32.

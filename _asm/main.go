@@ -52,6 +52,10 @@
 // blocks asked for and reads only the matching source bytes. Extra lanes of
 // the counter wrap modulo 2^32 like the rest, but they are never written.
 //
+// laneBlocksAVX512 and laneBlocksAVX2 (lanes.go) compute LaneBlocks: up to
+// 16 independent blocks, each with its own key, counter and nonce, in the
+// transposed or row layout after their number.
+//
 // Two more functions are the AEAD's stitched loops, ChaCha20 on the vector
 // units with Poly1305 on the integer units: xorMACAVX512 (stitched.go: the
 // 16-lane AVX-512 batch, the MAC in place of the 17th block) and xorMACAVX2

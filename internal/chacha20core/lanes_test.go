@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/chachakit/chachakit/internal/cryptotest"
@@ -13,9 +14,14 @@ import (
 // with blockGeneric lane by lane: every lane count, lanes sharing a key and
 // lanes with their own, counters at the 32-bit edge (2^32-1, 0) and random
 // ones, and lanes past n holding other blocks' input. It also checks that
-// the LaneSet is left as it was.
+// the LaneSet is left as it was, and that LaneBlocksFast reports the
+// vector paths (AVX-512 and AVX2) and no other.
 func TestLaneBlocks(t *testing.T) {
 	cryptotest.Run(t, "chacha20", func(t *testing.T) {
+		vector := strings.HasSuffix(t.Name(), "/AVX512") || strings.HasSuffix(t.Name(), "/AVX2")
+		if LaneBlocksFast() != vector {
+			t.Errorf("LaneBlocksFast() = %v under %s", LaneBlocksFast(), t.Name())
+		}
 		r := rand.New(rand.NewPCG(1, 2))
 		counters := []func(i int) uint32{
 			func(i int) uint32 { return math.MaxUint32 - uint32(i%2) },
