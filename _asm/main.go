@@ -52,6 +52,10 @@
 // blocks asked for and reads only the matching source bytes. Extra lanes of
 // the counter wrap modulo 2^32 like the rest, but they are never written.
 //
+// laneBlocksAVX512 and laneBlocksAVX2 (lanes.go) compute LaneBlocks: up to
+// 16 independent blocks, each with its own key, counter and nonce, in the
+// transposed or row layout after their number.
+//
 // Two more functions are the AEAD's stitched loops, ChaCha20 on the vector
 // units with Poly1305 on the integer units: xorMACAVX512 (stitched.go: the
 // 16-lane AVX-512 batch, the MAC in place of the 17th block) and xorMACAVX2
@@ -103,6 +107,8 @@ var families = map[string]func(){
 		genAVX2()
 		genSSSE3()
 		genHChaCha20s()
+		genLanesAVX512()
+		genLanesAVX2()
 	},
 	"small":     func() { constants("sigma", "rowLanes", "rowStep2", "rol16", "rol8", "midMask"); genSmall() },
 	"midavx2":   func() { constants("sigma", "iota16", "rowLanes", "rowStep2", "rol16", "rol8", "midMask"); genMidAVX2() },
@@ -244,6 +250,20 @@ func prologue() {
 	Load(Param("src").Len(), rN)
 	SHRQ(U8(6), rN)
 	JZ(LabelRef("ret"))
+}
+
+// nextBatch emits the end of an L-block batch: to label partial if fewer
+// than L blocks were left, else past the batch's blocks, and back to label
+// loop while more than T are left.
+func nextBatch(L, T int, partial, loop string) {
+	CMPQ(rN, U32(L))
+	JB(LabelRef(partial))
+	ADDQ(U32(64*L), rSrc)
+	ADDQ(U32(64*L), rDst)
+	ADDL(U32(L), mem(rState, offCounter))
+	SUBQ(U32(L), rN)
+	CMPQ(rN, U32(T))
+	JA(LabelRef(loop))
 }
 
 // skipUnless emits a jump over the store of block b (to label skip) unless
@@ -504,12 +524,26 @@ func firstDiagOps(pre wordLocs) []func() {
 
 // zmmDROps returns the operations of one double round of a 16-lane batch,
 // state word w in Zw.
-func zmmDROps() []func() {
+func zmmDROps() []func() { return drOps(zreg) }
+
+// drOps returns the operations of one double round of a transposed batch,
+// state word w in reg(w) (Zw or Yw).
+func drOps(reg func(int) VecPhysical) []func() {
 	l := new(wordLocs)
 	for w := range l {
-		l[w] = zreg(w)
+		l[w] = reg(w)
 	}
 	return append(l.qrOps(columns[:]), l.qrOps(diagonals[:])...)
+}
+
+// roundLoop emits a loop, at label, of count runs of the operations ops
+// returns (a double round), counted in rRound.
+func roundLoop(label string, count int, ops func() []func()) {
+	MOVQ(U32(count), rRound)
+	Label(label)
+	run(ops())
+	DECQ(rRound)
+	JNZ(LabelRef(label))
 }
 
 // vecColumn0 emits column 0 of the first column round of a transposed
@@ -660,20 +694,9 @@ func genAVX512() {
 	Comment("First diagonal round, reading the precomputed words.")
 	run(firstDiag())
 	Comment("Nine more double rounds.")
-	MOVQ(U32(9), rRound)
-	Label("rounds16")
-	run(dr())
-	DECQ(rRound)
-	JNZ(LabelRef("rounds16"))
+	roundLoop("rounds16", 9, dr)
 	vecFinish(T+1, "partial16")
-	CMPQ(rN, U32(L))
-	JB(LabelRef("partial16"))
-	ADDQ(U32(64*L), rSrc)
-	ADDQ(U32(64*L), rDst)
-	ADDL(U32(L), mem(rState, offCounter))
-	SUBQ(U32(L), rN)
-	CMPQ(rN, U32(T))
-	JA(LabelRef("loop16"))
+	nextBatch(L, T, "partial16", "loop16")
 	JMP(LabelRef("small"))
 
 	Label("partial16")
@@ -834,18 +857,7 @@ func vl8Rounds(label string) {
 	// The first double round reads the inputs in place; the loop the rest.
 	l.qr(columns[:])
 	l.qr(diagonals[:])
-	MOVQ(U32(9), rRound)
-	Label(label)
-	{
-		var l wordLocs
-		for w := range l {
-			l[w] = y(w)
-		}
-		l.qr(columns[:])
-		l.qr(diagonals[:])
-	}
-	DECQ(rRound)
-	JNZ(LabelRef(label))
+	roundLoop(label, 9, func() []func() { return drOps(y) })
 }
 
 // transposedVL8 emits a transposed batch of 8 blocks in ymm registers for
@@ -865,6 +877,26 @@ func transposedVL8() {
 			VPADDD(y(16+w), y(w), y(w))
 		}
 	}
+	transposeVL8(func(blk int, halves func() (VecPhysical, VecPhysical)) {
+		skip := newLabel("skip")
+		skipUnless(blk, 5, skip)
+		lo, hi := halves()
+		VPXORD(mem(rSrc, 64*blk), lo, lo)
+		VPXORD(mem(rSrc, 64*blk+32), hi, hi)
+		VMOVDQU32(lo, mem(rDst, 64*blk))
+		VMOVDQU32(hi, mem(rDst, 64*blk+32))
+		Label(skip)
+	})
+	JMP(LabelRef("tail_done"))
+}
+
+// transposeVL8 transposes an 8-lane ymm batch in Y0-Y15 (state word w of
+// lane l in lane l of Yw) with Y16-Y21 as scratch and calls store for each
+// block in turn; halves emits the two lane shuffles that gather the block
+// and returns its bytes 0-31 and 32-63 (in Y20 and Y21, until the next
+// call).
+func transposeVL8(store func(blk int, halves func() (VecPhysical, VecPhysical))) {
+	y := yreg
 	t := [4]VecPhysical{Y16, Y17, Y18, Y19}
 	for g := 0; g < 4; g++ {
 		unpack4(y(4*g), y(4*g+1), y(4*g+2), y(4*g+3), t)
@@ -874,54 +906,39 @@ func transposedVL8() {
 		// VSHUFI64X2 (EVEX) picks one 128-bit lane of each source, as
 		// VPERM2I128 (VEX: Y0-Y15 only) would.
 		for j, imm := range []uint8{0x00, 0x03} {
-			blk := 4*j + k
-			skip := newLabel("skip")
-			skipUnless(blk, 5, skip)
-			VSHUFI64X2(U8(imm), y(4+k), y(k), Y20)
-			VSHUFI64X2(U8(imm), y(12+k), y(8+k), Y21)
-			VPXORD(mem(rSrc, 64*blk), Y20, Y20)
-			VPXORD(mem(rSrc, 64*blk+32), Y21, Y21)
-			VMOVDQU32(Y20, mem(rDst, 64*blk))
-			VMOVDQU32(Y21, mem(rDst, 64*blk+32))
-			Label(skip)
+			store(4*j+k, func() (VecPhysical, VecPhysical) {
+				VSHUFI64X2(U8(imm), y(4+k), y(k), Y20)
+				VSHUFI64X2(U8(imm), y(12+k), y(8+k), Y21)
+				return Y20, Y21
+			})
 		}
 	}
-	JMP(LabelRef("tail_done"))
 }
 
 // rowBody emits the row layout on one zmm register set (four blocks) and
 // the stores of rmin to 4 blocks.
 func rowBody(rmin int, name string, q quad, ctr VecPhysical, tmp [4]VecPhysical) {
-	VMOVDQA64(Z16, q[0])
-	VMOVDQA64(Z17, q[1])
-	VMOVDQA64(Z18, q[2])
-	VMOVDQA64(ctr, q[3])
+	in := quad{Z16, Z17, Z18, ctr}
 	// qrLowLatency would shorten the chain, but its extra shifts saturate
 	// the shift units on zmm registers (Zen 5): VPROLD is faster here.
-	MOVQ(U32(10), rRound)
-	Label(name + "_rounds")
-	qrAVX512([]quad{q})
-	VPSHUFD(U8(0x93), q[0], q[0])
-	VPSHUFD(U8(0x39), q[2], q[2])
-	VPSHUFD(U8(0x4e), q[3], q[3])
-	qrAVX512([]quad{q})
-	VPSHUFD(U8(0x39), q[0], q[0])
-	VPSHUFD(U8(0x93), q[2], q[2])
-	VPSHUFD(U8(0x4e), q[3], q[3])
-	DECQ(rRound)
-	JNZ(LabelRef(name + "_rounds"))
-
-	VPADDD(Z16, q[0], q[0])
-	VPADDD(Z17, q[1], q[1])
-	VPADDD(Z18, q[2], q[2])
-	VPADDD(ctr, q[3], q[3])
-	// Lane l of the four rows is block l.
-	a, b, c, d := q[0], q[1], q[2], q[3]
-	store := func(blk int, r VecPhysical) {
+	zmmRows.rowRounds(name, []quad{q}, func(_, j int) Op { return in[j] }, qrAVX512)
+	rowBlocksZ(q, tmp, func(blk int, r VecPhysical) {
 		skipUnless(blk, rmin, "tail_done")
 		VPXORD(mem(rSrc, 64*blk), r, r)
 		VMOVDQU32(r, mem(rDst, 64*blk))
-	}
+	})
+	JMP(LabelRef("tail_done"))
+}
+
+// zmmRows is the row code's instruction set on zmm registers (rowRounds:
+// VMOVDQA64, VPADDD, VPSHUFD).
+var zmmRows = vecISA{name: "AVX512", width: 64, avx: true}
+
+// rowBlocksZ turns a zmm row set q (lane l of the four rows: block l) into
+// blocks, with tmp as scratch, and calls store for each block in turn with
+// the register holding it (which the next blocks' shuffles do not read).
+func rowBlocksZ(q quad, tmp [4]VecPhysical, store func(blk int, r VecPhysical)) {
+	a, b, c, d := q[0], q[1], q[2], q[3]
 	VSHUFI32X4(U8(0x44), b, a, tmp[0])
 	VSHUFI32X4(U8(0x44), d, c, tmp[1])
 	VSHUFI32X4(U8(0x88), tmp[1], tmp[0], tmp[2])
@@ -934,7 +951,6 @@ func rowBody(rmin int, name string, q quad, ctr VecPhysical, tmp [4]VecPhysical)
 	store(2, a)
 	VSHUFI32X4(U8(0xdd), tmp[1], tmp[0], b)
 	store(3, b)
-	JMP(LabelRef("tail_done"))
 }
 
 // oneBlock emits the store of a single block from a row set in registers
@@ -967,9 +983,12 @@ type vecISA struct {
 	vl    bool // AVX-512VL: ymm rotations and VPTERNLOGD (row code only)
 }
 
-// mov copies a register or loads/stores a (possibly unaligned) vector.
+// mov copies a register or loads/stores a (possibly unaligned) vector
+// (zmm: registers only).
 func (v vecISA) mov(src, dst Op) {
-	if v.avx {
+	if v.width == 64 {
+		VMOVDQA64(src, dst)
+	} else if v.avx {
 		VMOVDQU(src, dst)
 	} else {
 		MOVOU(src, dst)
@@ -1091,14 +1110,40 @@ func (v vecISA) transposed() {
 		PADDL(iota16, x(12))
 	}
 	v.mov(x(12), slot(12))
+	v.transposedCore(slot, spill, 12, fmt.Sprintf("rounds%d", L))
+
+	Comment("Transpose, XOR and store the blocks asked for.")
+	if v.avx {
+		v.storeAVX2(spill, xorStoreAVX2(T+1))
+	} else {
+		v.storeSSSE3(T+1, spill)
+	}
+
+	nextBatch(L, T, "partial", loop)
+	v.clearFrame()
+	JMP(LabelRef("small"))
+
+	Label("partial")
+	v.clearFrame()
+	JMP(LabelRef("tail_done"))
+}
+
+// transposedCore emits the rounds of a transposed batch in registers 0-15
+// (state word i of the batch's blocks in register i): it loads word i from
+// in(i), except word skip, which the caller has loaded (-1: none), and
+// words 10 and 11 on to their spill slots; runs the ten double rounds, the
+// loop at label rounds; and adds in(i) to each word. Afterwards words 0-7
+// are in registers 0-7 and words 8-15 in their spill slots.
+func (v vecISA) transposedCore(in, spill func(int) Mem, skip int, rounds string) {
+	x := func(i int) VecPhysical { return v.regs[i] }
 	for i := 0; i < 16; i++ {
 		switch i {
 		case 10, 11:
-			v.mov(slot(i), x(i))
+			v.mov(in(i), x(i))
 			v.mov(x(i), spill(i))
-		case 12:
+		case skip:
 		default:
-			v.mov(slot(i), x(i))
+			v.mov(in(i), x(i))
 		}
 	}
 	// Registers 8 and 9 hold words 8 and 9 or 10 and 11; 10 and 11 are
@@ -1113,7 +1158,6 @@ func (v vecISA) transposed() {
 		v.mov(spill(in1), c1)
 	}
 
-	rounds := fmt.Sprintf("rounds%d", L)
 	MOVQ(U32(10), rRound)
 	Label(rounds)
 	v.qr([]quad{q(columns[0], c0), q(columns[1], c1)}, tmp)
@@ -1130,37 +1174,15 @@ func (v vecISA) transposed() {
 		switch i {
 		case 10, 11:
 			v.mov(spill(i), x(i))
-			v.add(slot(i), x(i))
+			v.add(in(i), x(i))
 			v.mov(x(i), spill(i))
 		default:
-			v.add(slot(i), x(i))
+			v.add(in(i), x(i))
 			if i >= 8 {
 				v.mov(x(i), spill(i))
 			}
 		}
 	}
-
-	Comment("Transpose, XOR and store the blocks asked for.")
-	if v.avx {
-		v.storeAVX2(T+1, spill)
-	} else {
-		v.storeSSSE3(T+1, spill)
-	}
-
-	CMPQ(rN, U32(L))
-	JB(LabelRef("partial"))
-	ADDQ(U32(64*L), rSrc)
-	ADDQ(U32(64*L), rDst)
-	ADDL(U32(L), mem(rState, offCounter))
-	SUBQ(U32(L), rN)
-	CMPQ(rN, U32(T))
-	JA(LabelRef(loop))
-	v.clearFrame()
-	JMP(LabelRef("small"))
-
-	Label("partial")
-	v.clearFrame()
-	JMP(LabelRef("tail_done"))
 }
 
 // clearFrame zeroes the 24 frame slots: they hold key material.
@@ -1193,10 +1215,12 @@ func unpack4Ops(a, b, c, d VecPhysical, t [4]VecPhysical) []func() {
 	}
 }
 
-// storeAVX2 transposes the 8-block batch and stores it in two halves: words
-// 0-7 (registers Y0-Y7) to bytes 0-31 of each block, then words 8-15 (from
-// the frame) to bytes 32-63.
-func (v vecISA) storeAVX2(rmin int, spill func(int) Mem) {
+// storeAVX2 transposes the 8-block batch in two halves, words 0-7
+// (registers Y0-Y7) for bytes 0-31 of each block, then words 8-15 (from the
+// frame) for bytes 32-63, and calls store for each block and half in turn
+// (off: 0 or 32); block emits the lane permutation that gathers those 32
+// bytes and returns the register (Y12) holding them.
+func (v vecISA) storeAVX2(spill func(int) Mem, store func(blk, off int, block func() VecPhysical)) {
 	y := func(i int) VecPhysical { return v.regs[i] }
 	t := [4]VecPhysical{Y8, Y9, Y10, Y11}
 	for half := 0; half < 2; half++ {
@@ -1210,15 +1234,26 @@ func (v vecISA) storeAVX2(rmin int, spill func(int) Mem) {
 		for k := 0; k < 4; k++ {
 			// Low lanes: block k; high lanes: block 4+k.
 			for j, imm := range []uint8{0x20, 0x31} {
-				blk := 4*j + k
-				skip := newLabel("skip")
-				skipUnless(blk, rmin, skip)
-				VPERM2I128(U8(imm), y(4+k), y(k), Y12)
-				VPXOR(mem(rSrc, 64*blk+32*half), Y12, Y12)
-				VMOVDQU(Y12, mem(rDst, 64*blk+32*half))
-				Label(skip)
+				store(4*j+k, 32*half, func() VecPhysical {
+					VPERM2I128(U8(imm), y(4+k), y(k), Y12)
+					return Y12
+				})
 			}
 		}
+	}
+}
+
+// xorStoreAVX2 returns storeAVX2's store for the keystream: it XORs the
+// bytes of src into the block's bytes and writes them to dst, for the blocks
+// asked for (paths run with rmin blocks or more).
+func xorStoreAVX2(rmin int) func(blk, off int, block func() VecPhysical) {
+	return func(blk, off int, block func() VecPhysical) {
+		skip := newLabel("skip")
+		skipUnless(blk, rmin, skip)
+		r := block()
+		VPXOR(mem(rSrc, 64*blk+off), r, r)
+		VMOVDQU(r, mem(rDst, 64*blk+off))
+		Label(skip)
 	}
 }
 
@@ -1317,63 +1352,32 @@ func (v vecISA) rowSetup() {
 func (v vecISA) rowBody(n int, name string, sets []quad, tmp []VecPhysical) {
 	B := v.width / 16
 	x := func(i int) VecPhysical { return v.regs[i] }
-	in := [4]VecPhysical{x(8), x(9), x(10), x(11)}
-	for i, q := range sets {
-		for j := 0; j < 4; j++ {
-			src := in[j]
-			if j == 3 && i == 1 {
-				src = x(12)
-			}
-			v.mov(src, q[j])
+	in := func(i, j int) Op {
+		if j == 3 && i == 1 {
+			return x(12)
 		}
+		return x(8 + j)
 	}
-	qr := v.qr
+	qr := func(qs []quad) { v.qr(qs, tmp) }
 	if v.vl {
-		qr = func(qs []quad, tmp []VecPhysical) { qrLowLatency(qs, [][2]VecPhysical{{tmp[0], tmp[1]}}) }
+		qr = func(qs []quad) { qrLowLatency(qs, [][2]VecPhysical{{tmp[0], tmp[1]}}) }
 	}
-	MOVQ(U32(10), rRound)
-	Label(name + "_rounds")
-	qr(sets, tmp)
-	for _, q := range sets {
-		v.pshufd(0x93, q[0])
-		v.pshufd(0x39, q[2])
-		v.pshufd(0x4e, q[3])
-	}
-	qr(sets, tmp)
-	for _, q := range sets {
-		v.pshufd(0x39, q[0])
-		v.pshufd(0x93, q[2])
-		v.pshufd(0x4e, q[3])
-	}
-	DECQ(rRound)
-	JNZ(LabelRef(name + "_rounds"))
+	v.rowRounds(name, sets, in, qr)
 
 	rmin := B*(n-1) + 1
-	for i, q := range sets {
-		for j := 0; j < 4; j++ {
-			src := in[j]
-			if j == 3 && i == 1 {
-				src = x(12)
-			}
-			v.add(src, q[j])
-		}
-	}
 	if v.avx && n == 1 {
 		oneBlock(name)
 	}
 	for i, q := range sets {
 		if v.avx {
-			// Low lanes: block 2i; high lanes: block 2i+1.
-			for l, imm := range []uint8{0x20, 0x31} {
-				blk := 2*i + l
+			rowBlocksY(i, q, tmp, func(blk int, halves func() (VecPhysical, VecPhysical)) {
 				skipUnless(blk, rmin, "tail_done")
-				VPERM2I128(U8(imm), q[1], q[0], tmp[0])
-				VPERM2I128(U8(imm), q[3], q[2], tmp[1])
-				VPXOR(mem(rSrc, 64*blk), tmp[0], tmp[0])
-				VPXOR(mem(rSrc, 64*blk+32), tmp[1], tmp[1])
-				VMOVDQU(tmp[0], mem(rDst, 64*blk))
-				VMOVDQU(tmp[1], mem(rDst, 64*blk+32))
-			}
+				lo, hi := halves()
+				VPXOR(mem(rSrc, 64*blk), lo, lo)
+				VPXOR(mem(rSrc, 64*blk+32), hi, hi)
+				VMOVDQU(lo, mem(rDst, 64*blk))
+				VMOVDQU(hi, mem(rDst, 64*blk+32))
+			})
 		} else {
 			blk := i
 			skipUnless(blk, rmin, "tail_done")
@@ -1385,6 +1389,55 @@ func (v vecISA) rowBody(n int, name string, sets []quad, tmp []VecPhysical) {
 		}
 	}
 	JMP(LabelRef("tail_done"))
+}
+
+// rowRounds emits the row layout's computation on sets: row j of set i
+// loaded from in(i, j), the ten double rounds (the loop at label
+// name_rounds; qr emits one column or diagonal round of all sets, between
+// the lane shuffles that move diagonals into columns and back), and in(i,
+// j) added back.
+func (v vecISA) rowRounds(name string, sets []quad, in func(i, j int) Op, qr func([]quad)) {
+	for i, q := range sets {
+		for j := 0; j < 4; j++ {
+			v.mov(in(i, j), q[j])
+		}
+	}
+	MOVQ(U32(10), rRound)
+	Label(name + "_rounds")
+	qr(sets)
+	for _, q := range sets {
+		v.pshufd(0x93, q[0])
+		v.pshufd(0x39, q[2])
+		v.pshufd(0x4e, q[3])
+	}
+	qr(sets)
+	for _, q := range sets {
+		v.pshufd(0x39, q[0])
+		v.pshufd(0x93, q[2])
+		v.pshufd(0x4e, q[3])
+	}
+	DECQ(rRound)
+	JNZ(LabelRef(name + "_rounds"))
+
+	for i, q := range sets {
+		for j := 0; j < 4; j++ {
+			v.add(in(i, j), q[j])
+		}
+	}
+}
+
+// rowBlocksY turns ymm row set i, q (low lanes: block 2i, high lanes: block
+// 2i+1), into blocks and calls store for each of the two; halves emits the
+// lane permutations that gather the block and returns its bytes 0-31 and
+// 32-63 (in tmp[0] and tmp[1]).
+func rowBlocksY(i int, q quad, tmp []VecPhysical, store func(blk int, halves func() (VecPhysical, VecPhysical))) {
+	for l, imm := range []uint8{0x20, 0x31} {
+		store(2*i+l, func() (VecPhysical, VecPhysical) {
+			VPERM2I128(U8(imm), q[1], q[0], tmp[0])
+			VPERM2I128(U8(imm), q[3], q[2], tmp[1])
+			return tmp[0], tmp[1]
+		})
+	}
 }
 
 func genVec(v vecISA, doc string) {

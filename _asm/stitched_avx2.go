@@ -291,7 +291,7 @@ func genStitchedAVX2() {
 		Comment("Transpose, XOR and store the 8 blocks.")
 		MOVQ(f.src, rSrc)
 		MOVQ(f.dst, rDst)
-		v.storeAVX2(9, spill)
+		v.storeAVX2(spill, xorStoreAVX2(9))
 		if withMAC {
 			Comment("Join the chains: h = hA·r^16 + hB.")
 			run(mulGeneralOps(avx2ChainA, avx2JoinP, R15, RAX, f.pow))

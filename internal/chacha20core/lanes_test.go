@@ -1,8 +1,10 @@
 package chacha20core
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/chachakit/chachakit/internal/cryptotest"
@@ -10,34 +12,55 @@ import (
 
 // TestLaneBlocks compares LaneBlocks, under every keystream implementation,
 // with blockGeneric lane by lane: every lane count, lanes sharing a key and
-// lanes with their own, and counters at the 32-bit edge.
+// lanes with their own, counters at the 32-bit edge (2^32-1, 0) and random
+// ones, and lanes past n holding other blocks' input. It also checks that
+// the LaneSet is left as it was, and that LaneBlocksFast reports the
+// vector paths (AVX-512 and AVX2) and no other.
 func TestLaneBlocks(t *testing.T) {
 	cryptotest.Run(t, "chacha20", func(t *testing.T) {
+		vector := strings.HasSuffix(t.Name(), "/AVX512") || strings.HasSuffix(t.Name(), "/AVX2")
+		if LaneBlocksFast() != vector {
+			t.Errorf("LaneBlocksFast() = %v under %s", LaneBlocksFast(), t.Name())
+		}
 		r := rand.New(rand.NewPCG(1, 2))
+		counters := []func(i int) uint32{
+			func(i int) uint32 { return math.MaxUint32 - uint32(i%2) },
+			func(int) uint32 { return 0 },
+			func(i int) uint32 {
+				if i%3 == 0 {
+					return math.MaxUint32
+				}
+				return r.Uint32()
+			},
+		}
 		for n := 1; n <= Lanes; n++ {
 			for _, shared := range []bool{true, false} {
-				var l LaneSet
-				want := make([]State, n)
-				key := randState(r).Key
-				for i := range n {
-					s := randState(r)
-					if shared {
-						s.Key = key
+				for c, counter := range counters {
+					var l LaneSet
+					want := make([]State, Lanes)
+					key := randState(r).Key
+					for i := range Lanes {
+						s := randState(r)
+						if shared {
+							s.Key = key
+						}
+						s.Counter = counter(i)
+						want[i] = s
+						l.SetKey(i, &s.Key)
+						l.SetBlock(i, s.Counter, &s.Nonce)
 					}
-					if i%3 == 0 {
-						s.Counter = math.MaxUint32 - uint32(i%2)
+					in := l
+					var out [Lanes][BlockSize]byte
+					LaneBlocks(&l, &out, n)
+					if l != in {
+						t.Fatalf("n=%d shared=%v counters=%d: LaneBlocks changed the LaneSet", n, shared, c)
 					}
-					want[i] = s
-					l.SetKey(i, &s.Key)
-					l.SetBlock(i, s.Counter, &s.Nonce)
-				}
-				var out [Lanes][BlockSize]byte
-				LaneBlocks(&l, &out, n)
-				for i := range n {
-					var ref [BlockSize]byte
-					blockGeneric(&want[i], &ref)
-					if out[i] != ref {
-						t.Fatalf("n=%d shared=%v: lane %d differs from blockGeneric", n, shared, i)
+					for i := range n {
+						var ref [BlockSize]byte
+						blockGeneric(&want[i], &ref)
+						if out[i] != ref {
+							t.Fatalf("n=%d shared=%v counters=%d: lane %d differs from blockGeneric", n, shared, c, i)
+						}
 					}
 				}
 			}
@@ -57,5 +80,38 @@ func TestLaneBlocksCount(t *testing.T) {
 			}()
 			LaneBlocks(&l, &out, n)
 		}()
+	}
+}
+
+// BenchmarkLaneBlocks measures one LaneBlocks call of n lanes (lanes=n)
+// against n calls of Block (blocks=n), the cost without batching, on the
+// path the dispatcher picks (GODEBUG=cpu.avx512f=off for AVX2).
+func BenchmarkLaneBlocks(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var l LaneSet
+	states := make([]State, Lanes)
+	for i := range states {
+		states[i] = randState(r)
+		l.SetKey(i, &states[i].Key)
+		l.SetBlock(i, states[i].Counter, &states[i].Nonce)
+	}
+	var out [Lanes][BlockSize]byte
+	for _, n := range []int{1, 2, 4, 8, 16} {
+		b.Run(fmt.Sprintf("n=%d/lanes", n), func(b *testing.B) {
+			b.SetBytes(int64(BlockSize * n))
+			b.ReportAllocs()
+			for b.Loop() {
+				LaneBlocks(&l, &out, n)
+			}
+		})
+		b.Run(fmt.Sprintf("n=%d/blocks", n), func(b *testing.B) {
+			b.SetBytes(int64(BlockSize * n))
+			b.ReportAllocs()
+			for b.Loop() {
+				for i := range n {
+					Block(&states[i], &out[i])
+				}
+			}
+		})
 	}
 }
