@@ -217,16 +217,18 @@ func checkOverlap(dst []byte, n int, in, ad []byte) string {
 	return ""
 }
 
-// A group is the messages of a batch whose ChaCha20 blocks share one
-// LaneBlocks call: each message takes a lane for its block 0 (the Poly1305
-// key) and one per block of its text, in consecutive lanes. A message too
-// long for the lanes (batchLanesMax) takes its own seal or open call.
+// A group is consecutive messages of a batch finished together: the short
+// ones (laneMessage) share one LaneBlocks call, each taking a lane for its
+// block 0 (the Poly1305 key) and one per block of its text, in consecutive
+// lanes, and their tags share SumAEADLanes calls; a long one takes its own
+// seal or open call when its turn comes.
 //
-// Messages are finished in order when the group is flushed. Their nonces,
-// though, are read when they join, and a message with its own call runs
-// before the group's earlier messages are finished, so a message whose
-// buffers overlap a pending one's (in a way where the order matters) first
-// flushes the group: the batch stays the loop of calls it stands for.
+// flush reads every short message (its text and additional data) before it
+// writes any message, and a message's nonce is read when it joins. So that
+// the batch stays the loop of calls it stands for, a short message that
+// reads bytes a pending message will write first flushes the group. That is
+// the only order that can differ: the writes, and the long messages, come in
+// the messages' order.
 type group struct {
 	k       *key
 	key     *[KeySize]byte // k's, once a message needs it
@@ -235,45 +237,34 @@ type group struct {
 	lanes   int
 	n       int
 	pending [chacha20core.Lanes]pendingMsg
+	outs    [chacha20core.Lanes]span // the region each pending message writes
+	outSpan span                     // the span of outs
 	ls      chacha20core.LaneSet
-	ks      [chacha20core.Lanes][chacha20core.BlockSize]byte
-	outSpan span // of the pending messages' outputs
-	inSpan  span // of their nonces, texts and additional data
+	ks      [chacha20core.Lanes * chacha20core.BlockSize]byte
 	poly    poly1305.LaneScratch
 }
 
-// A pendingMsg is a message of the group: its lanes and its output region.
+// A pendingMsg is a message of the group and its first lane, or -1 for a
+// long message.
 type pendingMsg struct {
-	m     *Message
-	lane  int
-	ret   []byte // what Out becomes
-	out   []byte // the region of ret written
-	blobs int    // the number of lanes after block 0
+	m    *Message
+	lane int
+	n    int // text bytes: the plaintext of a Seal, the ciphertext (without tag) of an Open
 }
 
-// A span is the address range [lo, hi) that a set of buffers lies in
-// (lo == hi when empty): the cheap test that rules out most overlaps.
+// A span is the address range [lo, hi) of a buffer, or of a set of
+// buffers, empty when lo == hi.
 type span struct{ lo, hi uintptr }
 
-func (s *span) add(b []byte) {
-	if len(b) == 0 {
-		return
-	}
+func spanOf(b []byte) span {
 	lo := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	hi := lo + uintptr(len(b))
-	if s.lo == s.hi {
-		*s = span{lo, hi}
-		return
-	}
-	s.lo, s.hi = min(s.lo, lo), max(s.hi, hi)
+	return span{lo, lo + uintptr(len(b))}
 }
 
+// overlaps reports whether b has a byte in s.
 func (s span) overlaps(b []byte) bool {
-	if len(b) == 0 || s.lo == s.hi {
-		return false
-	}
 	lo := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	return lo < s.hi && s.lo < lo+uintptr(len(b))
+	return len(b) > 0 && lo < s.hi && s.lo < lo+uintptr(len(b))
 }
 
 func (g *group) init(k *key, nonceSize int, opening bool) {
@@ -300,142 +291,152 @@ func (g *group) getKey() *[KeySize]byte {
 
 func (g *group) wipe() {
 	g.ls.Wipe()
-	wipe.Memclr(unsafe.Slice(&g.ks[0][0], len(g.ks)*chacha20core.BlockSize))
+	wipe.Memclr(g.ks[:])
 }
 
-// seal seals m in the group, or in its own call if it is too long.
+// seal adds m, a message Seal would not panic on, to the group.
 func (g *group) seal(m *Message) {
-	if !laneMessage(len(m.Text)) {
-		g.flushIfDepends(m, len(m.Text)+Overhead)
-		m.Out, m.Err = seal(g.getKey(), m.Nonce, m.Dst, m.Text, m.AdditionalData, -1), nil
-		return
-	}
-	g.join(m, len(m.Text), len(m.Text)+Overhead)
+	g.add(m, len(m.Text), len(m.Text)+Overhead)
 }
 
-// open opens m in the group, or in its own call if it is too long.
+// open adds m, a message Open would not panic on, to the group; a
+// ciphertext shorter than a tag fails at once, as in Open.
 func (g *group) open(m *Message) {
 	if len(m.Text) < Overhead {
 		m.Out, m.Err = nil, errOpen
 		return
 	}
 	n := len(m.Text) - Overhead
-	if !laneMessage(n) {
-		g.flushIfDepends(m, n)
-		m.Out, m.Err = open(g.getKey(), m.Nonce, m.Dst, m.Text, m.AdditionalData, -1)
-		return
-	}
-	g.join(m, n, n)
+	g.add(m, n, n)
 }
 
-// join adds a message of n text bytes and outLen output bytes to the group,
-// flushing it first if its lanes are full or the order matters.
-func (g *group) join(m *Message, n, outLen int) {
-	blocks := (n + chacha20core.BlockSize - 1) / chacha20core.BlockSize
-	if g.lanes+1+blocks > chacha20core.Lanes {
-		g.flush()
-	}
-	g.flushIfDepends(m, outLen)
-	ret, out := alias.SliceForAppend(m.Dst, outLen)
-
-	lane := g.lanes
-	var nonce [3]uint32
+// add adds a message of n text bytes and outLen output bytes to the group,
+// flushing it first if it is full or if m reads what a pending message
+// writes.
+func (g *group) add(m *Message, n, outLen int) {
 	key := g.getKey()
-	if g.x {
-		var s chacha20core.State
-		s.InitFrom(key[:], m.Nonce)
-		for i := range 1 + blocks {
-			g.ls.SetKey(lane+i, &s.Key)
-		}
-		nonce = s.Nonce
-		s.Wipe()
-	} else {
-		nonce = [3]uint32{le32(m.Nonce[0:]), le32(m.Nonce[4:]), le32(m.Nonce[8:])}
-	}
-	for i := range 1 + blocks {
-		g.ls.SetBlock(lane+i, uint32(i), &nonce)
-	}
-	g.pending[g.n] = pendingMsg{m: m, lane: lane, ret: ret, out: out, blobs: blocks}
-	g.n++
-	g.lanes += 1 + blocks
-	g.outSpan.add(out)
-	g.inSpan.add(m.Nonce)
-	g.inSpan.add(m.Text)
-	g.inSpan.add(m.AdditionalData)
-}
-
-// flushIfDepends flushes the group if m, whose output is outLen bytes
-// appended to m.Dst, reads what a pending message writes, or writes what a
-// pending message reads or writes. The span test decides most cases; the
-// pairwise test only runs when the spans meet.
-func (g *group) flushIfDepends(m *Message, outLen int) {
-	if g.n == 0 {
-		return
-	}
-	var out []byte
-	if cap(m.Dst)-len(m.Dst) >= outLen {
-		out = m.Dst[len(m.Dst) : len(m.Dst)+outLen]
-	}
-	if !g.outSpan.overlaps(m.Nonce) && !g.outSpan.overlaps(m.Text) && !g.outSpan.overlaps(m.AdditionalData) &&
-		!g.outSpan.overlaps(out) && !g.inSpan.overlaps(out) {
-		return
-	}
-	for _, p := range g.pending[:g.n] {
-		pm := p.m
-		if alias.AnyOverlap(p.out, m.Nonce) || alias.AnyOverlap(p.out, m.Text) ||
-			alias.AnyOverlap(p.out, m.AdditionalData) || alias.AnyOverlap(p.out, out) ||
-			alias.AnyOverlap(out, pm.Nonce) || alias.AnyOverlap(out, pm.Text) ||
-			alias.AnyOverlap(out, pm.AdditionalData) {
+	lane, blocks := -1, 0
+	if laneMessage(n) {
+		blocks = (n + chacha20core.BlockSize - 1) / chacha20core.BlockSize
+		if g.lanes+1+blocks > chacha20core.Lanes || g.reads(m) {
 			g.flush()
-			return
+		}
+		lane = g.lanes
+	}
+	if g.n == len(g.pending) {
+		g.flush()
+		lane = min(lane, 0)
+	}
+	if lane >= 0 {
+		var nonce [3]uint32
+		if g.x {
+			var s chacha20core.State
+			s.InitFrom(key[:], m.Nonce)
+			for i := range 1 + blocks {
+				g.ls.SetKey(lane+i, &s.Key)
+			}
+			nonce = s.Nonce
+			s.Wipe()
+		} else {
+			nonce = [3]uint32{le32(m.Nonce[0:]), le32(m.Nonce[4:]), le32(m.Nonce[8:])}
+		}
+		for i := range 1 + blocks {
+			g.ls.SetBlock(lane+i, uint32(i), &nonce)
+		}
+		g.lanes += 1 + blocks
+	}
+	// The region the message will write, if it fits in Dst's capacity (a
+	// new allocation overlaps nothing).
+	var out span
+	if cap(m.Dst)-len(m.Dst) >= outLen {
+		out = spanOf(m.Dst[len(m.Dst) : len(m.Dst)+outLen])
+		if g.outSpan.lo == g.outSpan.hi {
+			g.outSpan = out
+		} else if out.lo != out.hi {
+			g.outSpan = span{min(g.outSpan.lo, out.lo), max(g.outSpan.hi, out.hi)}
 		}
 	}
+	p := &g.pending[g.n]
+	p.m, p.lane, p.n = m, lane, n
+	g.outs[g.n] = out
+	g.n++
 }
 
-// flush computes the group's blocks and finishes its messages in order:
-// Seal encrypts every message and then computes the tags, eight at a time
-// side by side where the CPU has poly1305's lanes; Open computes the tags
-// first and decrypts the messages whose tag matches.
+// reads reports whether m's nonce, text or additional data, which a short
+// message reads when it joins or early in flush, overlaps what a pending
+// message writes.
+func (g *group) reads(m *Message) bool {
+	if !g.outSpan.overlaps(m.Nonce) && !g.outSpan.overlaps(m.Text) && !g.outSpan.overlaps(m.AdditionalData) {
+		return false
+	}
+	for _, o := range g.outs[:g.n] {
+		if o.overlaps(m.Nonce) || o.overlaps(m.Text) || o.overlaps(m.AdditionalData) {
+			return true
+		}
+	}
+	return false
+}
+
+// flush finishes the group's messages: the short ones' blocks in one
+// LaneBlocks call, their Seal ciphertexts in the keystream's place, their
+// tags eight at a time (SumAEADLanes); then, in the messages' order, every
+// output is written, and each long message gets its own call.
 func (g *group) flush() {
 	if g.n == 0 {
 		return
 	}
-	chacha20core.LaneBlocks(&g.ls, &g.ks, g.lanes)
-	flat := unsafe.Slice(&g.ks[0][0], len(g.ks)*chacha20core.BlockSize)
 	var tags [chacha20core.Lanes][Overhead]byte
-	var jobs [chacha20core.Lanes]poly1305.AEADJob
+	if g.lanes > 0 {
+		chacha20core.LaneBlocks(&g.ls, (*[chacha20core.Lanes][chacha20core.BlockSize]byte)(unsafe.Pointer(&g.ks)), g.lanes)
+		var jobs [chacha20core.Lanes]poly1305.AEADJob
+		nj := 0
+		for i, p := range g.pending[:g.n] {
+			if p.lane < 0 {
+				continue
+			}
+			m := p.m
+			ks := g.ks[(p.lane+1)*chacha20core.BlockSize:][:p.n]
+			ct := m.Text[:p.n]
+			if !g.opening {
+				xorBytes(ks, m.Text, ks) // the ciphertext, where the keystream was
+				ct = ks
+			}
+			// Field by field: a composite literal is built on the stack and
+			// copied with wider loads than its stores, which stalls.
+			jobs[nj].Tag, jobs[nj].Key = &tags[i], (*[32]byte)(g.ks[p.lane*chacha20core.BlockSize:])
+			jobs[nj].AD, jobs[nj].CT = m.AdditionalData, ct
+			nj++
+		}
+		for i := 0; i < nj; i += poly1305.Lanes {
+			poly1305.SumAEADLanes(&g.poly, jobs[i:min(nj, i+poly1305.Lanes)])
+		}
+	}
 	for i, p := range g.pending[:g.n] {
 		m := p.m
-		var ct []byte
-		if g.opening {
-			ct = m.Text[:len(p.out)]
-		} else {
-			ct = p.out[:len(m.Text)]
-			xorBytes(ct, m.Text, flat[(p.lane+1)*chacha20core.BlockSize:])
-		}
-		jobs[i] = poly1305.AEADJob{Tag: &tags[i], Key: (*[32]byte)(g.ks[p.lane][:32]), AD: m.AdditionalData, CT: ct}
-	}
-	for i := 0; i < g.n; i += poly1305.Lanes {
-		poly1305.SumAEADLanes(&g.poly, jobs[i:min(g.n, i+poly1305.Lanes)])
-	}
-	for i, p := range g.pending[:g.n] {
-		m := p.m
-		if !g.opening {
-			copy(p.out[len(m.Text):], tags[i][:])
-			m.Out, m.Err = p.ret, nil
-			continue
-		}
-		if subtle.ConstantTimeCompare(tags[i][:], m.Text[len(p.out):]) != 1 {
-			clear(p.out)
+		switch {
+		case p.lane < 0 && !g.opening:
+			m.Out, m.Err = seal(g.key, m.Nonce, m.Dst, m.Text, m.AdditionalData, -1), nil
+		case p.lane < 0:
+			m.Out, m.Err = open(g.key, m.Nonce, m.Dst, m.Text, m.AdditionalData, -1)
+		case !g.opening:
+			ret, out := alias.SliceForAppend(m.Dst, p.n+Overhead)
+			copy(out, g.ks[(p.lane+1)*chacha20core.BlockSize:][:p.n])
+			copy(out[p.n:], tags[i][:])
+			m.Out, m.Err = ret, nil
+		case subtle.ConstantTimeCompare(tags[i][:], m.Text[p.n:]) == 1:
+			ret, out := alias.SliceForAppend(m.Dst, p.n)
+			xorBytes(out, m.Text[:p.n], g.ks[(p.lane+1)*chacha20core.BlockSize:])
+			m.Out, m.Err = ret, nil
+		default:
+			// As open, which zeroes the region of dst it would have written.
+			if cap(m.Dst)-len(m.Dst) >= p.n {
+				clear(m.Dst[len(m.Dst) : len(m.Dst)+p.n])
+			}
 			m.Out, m.Err = nil, errOpen
-			continue
 		}
-		xorBytes(p.out, m.Text[:len(p.out)], flat[(p.lane+1)*chacha20core.BlockSize:])
-		m.Out, m.Err = p.ret, nil
 	}
 	clear(g.pending[:g.n])
-	g.n, g.lanes = 0, 0
-	g.outSpan, g.inSpan = span{}, span{}
+	g.n, g.lanes, g.outSpan = 0, 0, span{}
 }
 
 func le32(b []byte) uint32 {

@@ -63,10 +63,10 @@ func sumAEADLanes(sc *LaneScratch, jobs []AEADJob) {
 	}
 
 	st := &sc.st
-	rows := sc.rows[:steps]
-	clear(rows)
+	rows := &sc.rows
+	clear(rows[:steps])
 	for slot, i := range slots[:n] {
-		j := jobs[i]
+		j := &jobs[i]
 		first := steps - blocks[slot]
 		k := putPadded(rows, first, slot, j.AD)
 		k = putPadded(rows, k, slot, j.CT)
@@ -86,16 +86,16 @@ func sumAEADLanes(sc *LaneScratch, jobs []AEADJob) {
 		st.r[0][l], st.r[1][l], st.r[2][l], st.r[3][l], st.r[4][l] = 0, 0, 0, 0, 0
 	}
 	sumLanesIFMA(st, &rows[0][0][0], steps)
+	var s state
 	for slot, i := range slots[:n] {
-		j := jobs[i]
+		j := &jobs[i]
 		l := laneOf[slot]
-		var s state
 		s.h = limbs64(st.h[0][l], st.h[1][l], st.h[2][l])
 		s.s[0] = binary.LittleEndian.Uint64(j.Key[16:24])
 		s.s[1] = binary.LittleEndian.Uint64(j.Key[24:32])
 		finalize(j.Tag, &s)
-		wipe.Memclr(unsafe.Slice((*byte)(unsafe.Pointer(&s)), unsafe.Sizeof(s)))
 	}
+	wipe.Memclr(unsafe.Slice((*byte)(unsafe.Pointer(&s)), unsafe.Sizeof(s)))
 	wipe.Memclr(unsafe.Slice((*byte)(unsafe.Pointer(st)), unsafe.Sizeof(*st)))
 }
 
@@ -106,11 +106,10 @@ const (
 
 // putPadded writes p to rows k, k+1, ... of slot, zero-padded to a whole
 // block (the rows are zero), and returns the next row.
-func putPadded(rows [][Lanes][BlockSize]byte, k, slot int, p []byte) int {
-	for len(p) >= BlockSize {
-		rows[k][slot] = [BlockSize]byte(p)
+func putPadded(rows *[LaneMaxBlocks][Lanes][BlockSize]byte, k, slot int, p []byte) int {
+	for ; len(p) >= BlockSize; k++ {
+		rows[k][slot] = *(*[BlockSize]byte)(p)
 		p = p[BlockSize:]
-		k++
 	}
 	if len(p) > 0 {
 		copy(rows[k][slot][:], p)
