@@ -275,16 +275,21 @@ func (g *group) init(k *key, nonceSize int, opening bool) {
 // getKey returns the AEAD's key (panicking after Wipe, as Seal and Open
 // would) and, for ChaCha20-Poly1305, puts it in every lane.
 func (g *group) getKey() *[KeySize]byte {
-	if g.key == nil {
-		g.key = g.k.get()
-		if !g.x {
-			var s chacha20core.State
-			s.Init(g.key, &[12]byte{}, 0)
-			for i := range chacha20core.Lanes {
-				g.ls.SetKey(i, &s.Key)
-			}
-			s.Wipe()
+	if g.key != nil {
+		return g.key
+	}
+	return g.firstKey()
+}
+
+func (g *group) firstKey() *[KeySize]byte {
+	g.key = g.k.get()
+	if !g.x {
+		var s chacha20core.State
+		s.Init(g.key, &[12]byte{}, 0)
+		for i := range chacha20core.Lanes {
+			g.ls.SetKey(i, &s.Key)
 		}
+		s.Wipe()
 	}
 	return g.key
 }
