@@ -4,7 +4,7 @@
 # Usage: scripts/fuzz-ci.sh [TARGET...]
 #
 #   TARGET...   fuzz targets to run (default: every Fuzz* of ./fuzz, as listed
-#               by "go test -list": FuzzSealOpen, FuzzOpen, FuzzXORKeyStream,
+#               by "go test -list": FuzzSealOpen, FuzzSealBatch, FuzzOpen, FuzzXORKeyStream,
 #               FuzzMemclr, FuzzXORBytes, and the aead/tls13 targets
 #               FuzzRecord and FuzzQUICPacket)
 #
