@@ -15,10 +15,11 @@ import (
 // lanes with their own, counters at the 32-bit edge (2^32-1, 0) and random
 // ones, and lanes past n holding other blocks' input. It also checks that
 // the LaneSet is left as it was, and that LaneBlocksFast reports the
-// vector paths (AVX-512 and AVX2) and no other.
+// vector paths (AVX-512 and AVX2 on amd64, NEON4x1 on arm64) and no other.
 func TestLaneBlocks(t *testing.T) {
 	cryptotest.Run(t, "chacha20", func(t *testing.T) {
-		vector := strings.HasSuffix(t.Name(), "/AVX512") || strings.HasSuffix(t.Name(), "/AVX2")
+		vector := strings.HasSuffix(t.Name(), "/AVX512") || strings.HasSuffix(t.Name(), "/AVX2") ||
+			strings.HasSuffix(t.Name(), "/NEON4x1")
 		if LaneBlocksFast() != vector {
 			t.Errorf("LaneBlocksFast() = %v under %s", LaneBlocksFast(), t.Name())
 		}
