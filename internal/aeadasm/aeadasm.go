@@ -37,6 +37,7 @@ const (
 	MidAVX2
 	StitchedAVX512
 	StitchedAVX2
+	NEONStitched // arm64
 )
 
 // A Set is the kernels that can run, one bit per Kernel.
@@ -68,4 +69,8 @@ const (
 	// Batch is the unit of the stitched loops, in bytes: 16 keystream
 	// blocks and 64 Poly1305 blocks.
 	Batch = 16 * 64
+
+	// NEONBatch is the unit of the arm64 stitched loop, in bytes: 6
+	// keystream blocks and 24 Poly1305 blocks.
+	NEONBatch = 6 * 64
 )
