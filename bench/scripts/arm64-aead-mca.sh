@@ -34,9 +34,10 @@
 #
 # Method:
 #   - stitched: the arm64 test binary of internal/aeadasm, disassembled;
-#     xorMACNEON's outer loop is one 384-byte batch, its two round loops run
-#     4 and 6 trips (split-loops.py); cycles per batch = sum of round loop
-#     cycles x trips + the rest of the outer loop, over 384 bytes.
+#     xorMACNEON's outer loop is one 384-byte batch, its round loop runs 4
+#     trips of two double rounds (split-loops.py) and the last two double
+#     rounds follow it unrolled; cycles per batch = round loop cycles x 4 +
+#     the rest of the outer loop (those two included), over 384 bytes.
 #   - separate passes, chachakit and x/crypto: "Seal xcrypto" and "Seal
 #     chachakit" of arm64-poly1305.sh -no-icount -no-stitch (keystream loop
 #     + Poly1305 loop over the same bytes, each estimated alone).
@@ -105,7 +106,7 @@ loopcost() {
 llvm-objdump-19 -d --no-show-raw-insn \
 	--disassemble-symbols=github.com/chachakit/chachakit/internal/aeadasm.xorMACNEON.abi0 \
 	"$work/aeadasm.test" >"$work/stitched.dis"
-python3 "$root/bench/scripts/split-loops.py" "$work/stitched.dis" "$work/stitched" 4,6
+python3 "$root/bench/scripts/split-loops.py" "$work/stitched.dis" "$work/stitched" 4
 
 # The separate passes (chachakit and x/crypto).
 bash "$root/bench/scripts/arm64-poly1305.sh" -no-icount -no-stitch -cpus "$cpus" -keep "$work/poly" >"$work/poly.txt"
@@ -174,7 +175,7 @@ chosen() {
 
 declare -A ST SE XC BS
 for cpu in $cpus; do
-	read -r e b < <(loopcost "$cpu" "$work/stitched" 384 4 6)
+	read -r e b < <(loopcost "$cpu" "$work/stitched" 384 4)
 	ST[$cpu]="$e $b"
 	# arm64-poly1305.sh's row: ... | Seal xcrypto est (b bound) Seal chachakit est (b bound) ratio.
 	row=$(awk -v c="$cpu" '$1 == c { gsub(/[()]/, ""); print; exit }' "$work/poly.txt")

@@ -96,13 +96,13 @@ type core struct {
 // against 4.45 with 6xNEON+2xIALU, Cortex-A57 4.15 against 4.40) and the
 // proposal to OpenSSL that sent Cortex-A53, A55, A57 and A72 to the 4+1 path
 // (+4% to +10% at 8 KiB on those cores). The LoopSeparate rows are the
-// in-order Cortex-A53 and A55, on which the stitched loop does not pay:
-// by llvm-mca's resource bound (the figure that matches those cores) it is
-// about 10% slower than the separate passes, whose NEON4x1 keystream has
-// the integer block that dual-issues with the vector code. On the
-// out-of-order Cortex-A57 (and the A72, which LLVM models as an A57) it
-// is 26% faster by the scheduled estimate and runs 13.5% fewer guest
-// instructions under QEMU (bench/README.md, "arm64: ChaCha20-Poly1305"). A hardware
+// in-order Cortex-A53 and A55, which keep the paths hardware figures chose
+// for them (NEON4x1, NEON Poly1305): by llvm-mca's resource bound, the
+// figure that matches those cores, the stitched loop is only 1-2% faster,
+// less than the model resolves there. On the out-of-order Cortex-A57 (and
+// the A72, which LLVM models as an A57) it is 30% faster by the scheduled
+// estimate and runs fewer guest instructions under QEMU (bench/README.md,
+// "arm64: ChaCha20-Poly1305"). A hardware
 // measurement that moves a core changes its row, nothing else.
 var cores = []core{
 	// Arm Ltd (implementer 0x41).
