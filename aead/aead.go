@@ -14,14 +14,16 @@
 // per Seal or Open when dst has the capacity.
 //
 // Open verifies the tag before it writes any plaintext, except in the
-// amd64 kernels that decrypt in the pass that authenticates, as x/crypto's
-// amd64 assembly does at every length: on CPUs with AVX2 and BMI2
+// kernels that decrypt in the pass that authenticates, as x/crypto's
+// amd64 assembly does at every length: on amd64 CPUs with AVX2 and BMI2
 // (registered as aead/AVX512Stitched and aead/AVX2Stitched) the mid-size
 // and stitched kernels of internal/aeadasm, for the lengths the route table
-// in route_amd64.go gives them. They zero the plaintext they wrote before
-// Open returns a forged message's error, so no plaintext of a forged
-// message is left in dst. Messages of up to 192 bytes take a kernel that
-// compares the tag before it writes anything.
+// in route_amd64.go gives them, and on arm64 the stitched loop
+// (aead/NEONStitched) for the whole 384-byte batches of ciphertexts longer
+// than 448 bytes (route_arm64.go). They zero the plaintext they wrote
+// before Open returns a forged message's error, so no plaintext of a forged
+// message is left in dst. On amd64, messages of up to 192 bytes take a
+// kernel that compares the tag before it writes anything.
 package aead
 
 import (

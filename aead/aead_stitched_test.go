@@ -11,8 +11,8 @@ import (
 	xcp "golang.org/x/crypto/chacha20poly1305"
 )
 
-// The long-message paths (the stitched loop on amd64 with AVX-512, 1 KiB
-// batches) against x/crypto: lengths in whole batches plus tails up to
+// The long-message paths (the stitched loops: amd64 with AVX-512, 1 KiB
+// batches; arm64, 384-byte batches) against x/crypto: lengths in whole batches plus tails up to
 // 20 KiB, dst offsets, in place, append, and tampering. They run under every
 // implementation of "aead" (on other platforms: the portable code only) and,
 // through RunEach, of ChaCha20 and Poly1305, which switch the stitched loop
@@ -117,7 +117,7 @@ func TestLongMessages(t *testing.T) {
 	})
 }
 
-// TestStitchedRuns: under the AVX512Stitched subtest (strict mode fails it
+// TestStitchedRuns: under the AVX512Stitched (or NEONStitched) subtest (strict mode fails it
 // where it is not available) the long paths do take the stitched loop,
 // unless another ChaCha20 or Poly1305 path was forced for the process, and
 // forcing another ChaCha20 or Poly1305 path switches it off.
@@ -154,21 +154,9 @@ func TestStitchedRuns(t *testing.T) {
 }
 
 // defaultsForced reports whether ChaCha20 or Poly1305 runs another path than
-// its first available one (forced for the process).
+// its dispatcher's own choice (forced for the process).
 func defaultsForced() bool {
-	for _, pkg := range []string{"chacha20", "poly1305"} {
-		first := impl.Portable
-		for _, i := range impl.List(pkg) {
-			if i.Available {
-				first = i.Name
-				break
-			}
-		}
-		if impl.Preferred(pkg) != first {
-			return true
-		}
-	}
-	return false
+	return !impl.AtDefault("chacha20") || !impl.AtDefault("poly1305")
 }
 
 // TestConformanceAEADPaths runs the AEAD conformance suite under each
@@ -249,5 +237,5 @@ func TestLongAllocs(t *testing.T) {
 
 // stitched reports whether k is a stitched loop.
 func stitched(k aeadasm.Kernel) bool {
-	return k == aeadasm.StitchedAVX512 || k == aeadasm.StitchedAVX2
+	return k == aeadasm.StitchedAVX512 || k == aeadasm.StitchedAVX2 || k == aeadasm.NEONStitched
 }

@@ -85,7 +85,7 @@ func TestWycheproof(t *testing.T) {
 		if len(tests) != set.want {
 			t.Fatalf("%s: %d cases, want %d", set.file, len(tests), set.want)
 		}
-		cryptotest.RunEach(t, []string{"chacha20", "poly1305"}, func(t *testing.T) {
+		cryptotest.RunEach(t, []string{"aead", "chacha20", "poly1305"}, func(t *testing.T) {
 			var valid, invalid, nonceSize int
 			for _, tc := range tests {
 				a, err := set.ours(tc.Key)

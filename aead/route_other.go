@@ -1,8 +1,8 @@
-//go:build !amd64 || !gc || purego
+//go:build !(amd64 || arm64) || !gc || purego
 
 package aead
 
 import "github.com/chachakit/chachakit/internal/aeadasm"
 
-// pick chooses the portable passes: only amd64 has AEAD kernels.
+// pick chooses the portable passes: only amd64 and arm64 have AEAD kernels.
 func pick(n, adLen int, open, inPlace bool) aeadasm.Kernel { return aeadasm.None }

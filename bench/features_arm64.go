@@ -19,16 +19,23 @@ func cpuFeatures() []feature {
 	}
 }
 
-// cpuDetails returns MIDR_EL1, the core it names where known, and the
-// ChaCha20 mix that core prefers.
+// cpuDetails returns MIDR_EL1, the core it names where known, the
+// ChaCha20 mix that core prefers and the AEAD loop its route takes (the
+// registry's "aead" selection, printed with the other packages, is
+// NEONStitched for the stitched loop and Go for the separate passes).
 func cpuDetails() map[string]string {
 	midr, ok := cpuid.MIDR()
 	if !ok {
-		return map[string]string{"MIDR_EL1": "not readable (no HWCAP_CPUID)", "ChaCha20 mix": cpuid.ChaCha20MixHere().String()}
+		return map[string]string{
+			"MIDR_EL1":     "not readable (no HWCAP_CPUID)",
+			"ChaCha20 mix": cpuid.ChaCha20MixHere().String(),
+			"AEAD loop":    cpuid.AEADLoopHere().String(),
+		}
 	}
 	return map[string]string{
 		"MIDR_EL1":     fmt.Sprintf("%#x", midr),
 		"core":         cpuid.CoreName(midr),
 		"ChaCha20 mix": cpuid.ChaCha20MixHere().String(),
+		"AEAD loop":    cpuid.AEADLoopHere().String(),
 	}
 }

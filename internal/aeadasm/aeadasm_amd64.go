@@ -126,9 +126,3 @@ func Open(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]b
 	}
 	return ok
 }
-
-func check(dstLen, srcLen int, nonce []byte) {
-	if dstLen != srcLen || len(nonce) != 12 && len(nonce) != 24 {
-		panic("chacha20poly1305: internal error: wrong dst, src or nonce length")
-	}
-}

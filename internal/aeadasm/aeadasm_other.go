@@ -1,8 +1,8 @@
-//go:build !amd64 || !gc || purego
+//go:build !(amd64 || arm64) || !gc || purego
 
 package aeadasm
 
-// Available reports the kernels that can run: none without amd64 assembly.
+// Available reports the kernels that can run: none without amd64 or arm64 assembly.
 func Available() Set { return 0 }
 
 // Seal is never called without kernels.

@@ -2,26 +2,10 @@
 
 package aeadasm
 
-import (
-	"github.com/chachakit/chachakit/internal/chacha20core"
-	"github.com/chachakit/chachakit/internal/impl"
-	"golang.org/x/sys/cpu"
-	"math/rand/v2"
-)
+import "golang.org/x/sys/cpu"
 
 // The tests drive each kernel directly, in the shapes below; Seal and Open
 // are tested through them and through the aead package's suites.
-
-type State = chacha20core.State
-
-const BlockSize = chacha20core.BlockSize
-
-// xorBlocksGeneric is the portable keystream, the reference.
-func xorBlocksGeneric(s *State, dst, src []byte) {
-	impl.Select("chacha20", impl.Portable)
-	defer impl.Reset("chacha20")
-	chacha20core.XORBlocks(s, dst, src)
-}
 
 var (
 	avx512CPU = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX2
@@ -41,18 +25,6 @@ func SealSmall(avx512 bool, key *[32]byte, nonce []byte, tag *[16]byte, cipherte
 
 func OpenSmall(avx512 bool, key *[32]byte, nonce []byte, plaintext, ciphertext []byte, tag *[16]byte, ad []byte) bool {
 	return openSmall(avx512, key, nonce, plaintext[:len(ciphertext)], ciphertext, ad, tag)
-}
-
-func randState(r *rand.Rand) State {
-	var s State
-	for i := range s.Key {
-		s.Key[i] = r.Uint32()
-	}
-	for i := range s.Nonce {
-		s.Nonce[i] = r.Uint32()
-	}
-	s.Counter = r.Uint32()
-	return s
 }
 
 func StitchedAVX512Available() bool { return avx512CPU && hasBMI2 }

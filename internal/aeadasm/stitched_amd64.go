@@ -3,12 +3,8 @@
 package aeadasm
 
 import (
-	"crypto/subtle"
-	"encoding/binary"
-
 	"github.com/chachakit/chachakit/internal/chacha20core"
 	"github.com/chachakit/chachakit/internal/poly1305"
-	"github.com/chachakit/chachakit/internal/wipe"
 )
 
 // The stitched loops (stitched_amd64.s): xorMACAVX512 runs 16-block
@@ -76,31 +72,5 @@ func openStitched(avx512 bool, s *chacha20core.State, out, ciphertext, ad []byte
 	var p poly1305.MAC
 	macInit(&p, s, ad)
 	xorAndMAC(avx512, s, &p, out[:k], ciphertext[:k], ciphertext[:k], 0)
-	p.WritePadded(ciphertext[k:])
-	var want [16]byte
-	macFinish(&want, &p, len(ad), len(ciphertext))
-	if subtle.ConstantTimeCompare(want[:], tg[:]) != 1 {
-		return false
-	}
-	chacha20core.XORKeyStream(s, out[k:], ciphertext[k:])
-	return true
-}
-
-// macInit keys p with keystream block s.Counter (advancing the counter) and
-// absorbs the padded additional data.
-func macInit(p *poly1305.MAC, s *chacha20core.State, ad []byte) {
-	var polyKey [chacha20core.BlockSize]byte
-	chacha20core.Block(s, &polyKey)
-	p.Init((*[32]byte)(polyKey[:32]))
-	wipe.Memclr(polyKey[:])
-	p.WritePadded(ad)
-}
-
-// macFinish absorbs the two lengths and writes the tag (p wipes itself).
-func macFinish(out *[16]byte, p *poly1305.MAC, adLen, ctLen int) {
-	var lens [16]byte
-	binary.LittleEndian.PutUint64(lens[0:], uint64(adLen))
-	binary.LittleEndian.PutUint64(lens[8:], uint64(ctLen))
-	p.Write(lens[:])
-	p.Sum(out)
+	return openFinish(s, &p, out, ciphertext, k, len(ad), &tg)
 }

@@ -79,3 +79,9 @@ func xorBlocks(s *State, dst, src []byte) {
 		xorBlocksGeneric(s, dst, src)
 	}
 }
+
+// DefaultPath reports whether the dispatcher runs the keystream paths it
+// picks by default on this CPU: none was forced through the registry. The
+// AEAD kernel of internal/aeadasm, which has its own keystream code, runs
+// only then, so that a forced path is the one tested.
+func DefaultPath() bool { return impl.AtDefault("chacha20") }

@@ -35,7 +35,8 @@ type Impl struct {
 	Available bool   // whether this CPU (and this build) can run it
 
 	toggle  *bool // read by the package's dispatcher
-	initial bool  // the dispatcher's own choice, restored by Reset
+	initial bool  // the dispatcher's choice, restored by Reset
+	own     bool  // its choice before CHACHAKIT_IMPL or Force
 }
 
 var (
@@ -52,6 +53,16 @@ var (
 // forced for pkg by CHACHAKIT_IMPL switches every other one off from the
 // start.
 func Register(pkg, name string, enabled *bool) {
+	RegisterAvailable(pkg, name, enabled, *enabled)
+}
+
+// RegisterAvailable is Register for an implementation whose availability
+// is not its default: available says whether this CPU can run it (so that
+// Select and the tests can force it), *enabled whether the dispatcher picks
+// it by default (the AEAD kernel of arm64, which a core's MIDR_EL1 may
+// leave off where it can run). *enabled implies available.
+func RegisterAvailable(pkg, name string, enabled *bool, available bool) {
+	*enabled = *enabled && available
 	if name == Portable || strings.ContainsAny(name, ",=/") {
 		panic("impl: bad implementation name " + name)
 	}
@@ -60,9 +71,9 @@ func Register(pkg, name string, enabled *bool) {
 			panic("impl: " + pkg + "/" + name + " registered twice")
 		}
 	}
-	i := &Impl{Package: pkg, Name: name, Available: *enabled, toggle: enabled}
+	i := &Impl{Package: pkg, Name: name, Available: available, toggle: enabled, own: *enabled}
 	if forced, ok := envForced[pkg]; ok {
-		*enabled = *enabled && forced == name
+		*enabled = available && forced == name
 	}
 	i.initial = *enabled
 	registry = append(registry, i)
@@ -139,6 +150,20 @@ func Reset(pkg string) {
 	for _, i := range List(pkg) {
 		*i.toggle = i.initial
 	}
+}
+
+// AtDefault reports whether every toggle of pkg holds the dispatcher's own
+// choice for this CPU: nothing was forced by Select, Force or
+// CHACHAKIT_IMPL. Kernels with their own copy of a primitive (the AEAD
+// kernels of internal/aeadasm) run only then, so that a forced path is the
+// one tested.
+func AtDefault(pkg string) bool {
+	for _, i := range registry { // not List, which allocates
+		if i.Package == pkg && *i.toggle != i.own {
+			return false
+		}
+	}
+	return true
 }
 
 // envForced is the choice CHACHAKIT_IMPL forces, package to name, in a

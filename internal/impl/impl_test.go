@@ -40,6 +40,28 @@ func TestForce(t *testing.T) {
 	}
 }
 
+// A package whose one implementation can run but is not the default.
+var fakeC = false
+
+func init() { RegisterAvailable("impltest2", "C", &fakeC, true) }
+
+func TestRegisterAvailable(t *testing.T) {
+	defer Reset("impltest2")
+	if envTag && os.Getenv("CHACHAKIT_IMPL") != "" {
+		t.Skip("CHACHAKIT_IMPL is set")
+	}
+	if fakeC || Preferred("impltest2") != Portable || !AtDefault("impltest2") {
+		t.Fatalf("C on %v, preferred %s, at default %v", fakeC, Preferred("impltest2"), AtDefault("impltest2"))
+	}
+	if !Select("impltest2", "C") || !fakeC || AtDefault("impltest2") {
+		t.Fatalf("Select(C): C on %v, at default %v", fakeC, AtDefault("impltest2"))
+	}
+	Reset("impltest2")
+	if fakeC || !AtDefault("impltest2") {
+		t.Fatalf("Reset: C on %v, at default %v", fakeC, AtDefault("impltest2"))
+	}
+}
+
 // TestEnv runs this test binary again with CHACHAKIT_IMPL=impltest=Go: only
 // a binary built with the tag chachakit_impl_env may follow it.
 func TestEnv(t *testing.T) {

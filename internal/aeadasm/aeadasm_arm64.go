@@ -1,0 +1,73 @@
+//go:build gc && !purego
+
+package aeadasm
+
+import (
+	"github.com/chachakit/chachakit/internal/chacha20core"
+	"github.com/chachakit/chachakit/internal/cpuid"
+	"github.com/chachakit/chachakit/internal/impl"
+	"github.com/chachakit/chachakit/internal/poly1305"
+	"golang.org/x/sys/cpu"
+)
+
+// The registry toggle of the arm64 kernel, aead/NEONStitched: it can run
+// on every CPU with ASIMD, and runs by default on the cores whose
+// MIDR_EL1 internal/cpuid sends to the stitched loop (all but the
+// in-order Cortex-A53 and A55, see cpuid.AEADLoopFor). Elsewhere the tests
+// force it.
+var (
+	hasNEON         = cpu.ARM64.HasASIMD
+	useNEONStitched = hasNEON && cpuid.AEADLoopHere() == cpuid.LoopStitched
+)
+
+func init() {
+	impl.RegisterAvailable("aead", "NEONStitched", &useNEONStitched, hasNEON)
+}
+
+// Available reports the kernels that can run now: NEONStitched when its
+// toggle is on, unless another ChaCha20 or Poly1305 path has been forced
+// through the registry (the kernel has its own code for both, and a forced
+// path must be the one tested).
+func Available() Set {
+	if !useNEONStitched || !chacha20core.DefaultPath() || !poly1305.DefaultPath() {
+		return 0
+	}
+	return 1 << NEONStitched
+}
+
+// Seal is the ChaCha20-Poly1305 Seal of RFC 8439, Section 2.8, by kernel k
+// (which must be in Available and take len(src)): block 0 of key and nonce
+// (12 bytes, or 24 for XChaCha20-Poly1305, draft-irtf-cfrg-xchacha-03)
+// keys Poly1305, the blocks after it encrypt src into dst (len(dst) ==
+// len(src), exact or no overlap), and tag gets the MAC of the padded ad,
+// the padded ciphertext and both lengths. ad overlaps neither dst nor tag.
+func Seal(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte) {
+	check(len(dst), len(src), nonce)
+	if k != NEONStitched {
+		panic("chacha20poly1305: internal error: unknown AEAD kernel")
+	}
+	var s chacha20core.State
+	s.InitFrom(key[:], nonce)
+	sealNEON(&s, dst, src, ad, tag)
+	s.Wipe()
+}
+
+// Open is the matching Open: it reports whether tag is the tag of
+// ciphertext src and ad, and if it is, dst (len(dst) == len(src), exact or
+// no overlap; it may start where tag does) holds the plaintext. If it is
+// not, dst is all zeros: the kernel decrypts its whole batches in the pass
+// that MACs them, and the rest only after the tags compare equal.
+func Open(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte) bool {
+	check(len(dst), len(src), nonce)
+	if k != NEONStitched {
+		panic("chacha20poly1305: internal error: unknown AEAD kernel")
+	}
+	var s chacha20core.State
+	s.InitFrom(key[:], nonce)
+	ok := openNEON(&s, dst, src, ad, tag)
+	s.Wipe()
+	if !ok {
+		clear(dst)
+	}
+	return ok
+}
