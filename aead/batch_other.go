@@ -4,4 +4,4 @@ package aead
 
 // laneMax elsewhere: the lanes are the portable code, used in tests only
 // (forceLanes); the amd64 limit, so that the groups are tested alike.
-const laneMax = 7 * 64
+const laneMax = 4 * 64

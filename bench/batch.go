@@ -231,5 +231,5 @@ func batchPath() string {
 	if poly1305.LanesFast() {
 		tags = "tags eight at a time in AVX-512 IFMA lanes"
 	}
-	return "messages up to 448 bytes in lane groups (16 ChaCha20 blocks per LaneBlocks call), " + tags + "; longer ones in their own call"
+	return "short messages (up to 256 bytes on amd64, 128 on arm64) in lane groups (up to 16 ChaCha20 blocks per LaneBlocks call), " + tags + "; longer ones in their own call"
 }
