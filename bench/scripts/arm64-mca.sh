@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # arm64-mca.sh: estimated cycles per byte of the arm64 ChaCha20 keystream
-# loops (chachakit's NEON4x1 and NEON6x2, golang.org/x/crypto's 4-block NEON
+# loops (chachakit's NEON4x1 and NEON6x2, the batches' 4-lane NEON pass
+# laneBlocksNEON ("Lanes", 256 bytes per pass), golang.org/x/crypto's 4-block NEON
 # loop) from llvm-mca, and guest instructions per byte under QEMU.
 #
 # Usage: bench/scripts/arm64-mca.sh [-cpus "cortex-a53 ..."] [-no-icount]
@@ -68,6 +69,7 @@ pkg=github.com/chachakit/chachakit/internal/chacha20core
 funcs=(
 	"NEON4x1|$pkg.xorBlocksNEON4x1.abi0|320|10"
 	"NEON6x2|$pkg.xorBlocksNEON6x2.abi0|512|5,5"
+	"Lanes|$pkg.laneBlocksNEON.abi0|256|10"
 	"xcrypto|golang.org/x/crypto/chacha20.xorKeyStreamVX.abi0|256|10"
 	"Go-block|$pkg.blockGeneric|64|10"
 )
