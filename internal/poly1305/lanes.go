@@ -32,9 +32,6 @@ func SumAEADLanes(s *LaneScratch, jobs []AEADJob) {
 // lane: 448 bytes of ciphertext and 64 of additional data.
 const LaneMaxBlocks = 33
 
-// aeadBlocks is the number of blocks SumAEAD absorbs for ad and ct.
-func aeadBlocks(ad, ct []byte) int { return (padded(len(ad))+padded(len(ct)))/BlockSize + 1 }
-
 // sumAEADEach is the reference of the lanes: SumAEAD job by job.
 func sumAEADEach(jobs []AEADJob) {
 	for _, j := range jobs {

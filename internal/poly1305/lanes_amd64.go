@@ -99,6 +99,9 @@ func sumAEADLanes(sc *LaneScratch, jobs []AEADJob) {
 	wipe.Memclr(unsafe.Slice((*byte)(unsafe.Pointer(st)), unsafe.Sizeof(*st)))
 }
 
+// aeadBlocks is the number of blocks SumAEAD absorbs for ad and ct.
+func aeadBlocks(ad, ct []byte) int { return (padded(len(ad))+padded(len(ct)))/BlockSize + 1 }
+
 const (
 	mask44 = 1<<44 - 1
 	mask42 = 1<<42 - 1
