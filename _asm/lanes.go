@@ -41,9 +41,9 @@ func laneArgs() {
 	Load(Param("n"), rN)
 }
 
-// laneWord returns the memory of state word w (4..15) of lanes off/4 and
-// up in the LaneSet at rLanes.
-func laneWord(w, off int) Mem { return mem(rLanes, 64*(w-4)+off) }
+// laneWord returns the memory of state word w (4..15) of the lanes at
+// rLanes (lanes 0-15, or 8-15 once the AVX2 code has advanced rLanes).
+func laneWord(w int) Mem { return mem(rLanes, 64*(w-4)) }
 
 // laneInputAVX512 loads (add false) or adds (add true) the input of the
 // lanes to reg(0)..reg(15), zmm or ymm registers: the constants broadcast
@@ -59,9 +59,9 @@ func laneInputAVX512(reg func(int) VecPhysical, add bool) {
 		case w < 4:
 			VPBROADCASTD(sigma.Offset(4*w), r)
 		case add:
-			VPADDD(laneWord(w, 0), r, r)
+			VPADDD(laneWord(w), r, r)
 		default:
-			VMOVDQU32(laneWord(w, 0), r)
+			VMOVDQU32(laneWord(w), r)
 		}
 	}
 }
@@ -71,12 +71,12 @@ func xreg(i int) VecPhysical {
 	return [...]VecPhysical{X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15}[i]
 }
 
-// laneRows loads words 4-15 of four lanes, from lane off/4 on, and
+// laneRows loads words 4-15 of the first four lanes at rLanes and
 // transposes them into the rows of the row layout: afterwards X(4+4r+k)
-// holds row r+1 (words 4+4r..7+4r) of lane off/4+k; X0-X3 are scratch.
-func laneRows(off int) {
+// holds row r+1 (words 4+4r..7+4r) of lane k; X0-X3 are scratch.
+func laneRows() {
 	for w := 4; w < 16; w++ {
-		VMOVDQU(laneWord(w, off), xreg(w))
+		VMOVDQU(laneWord(w), xreg(w))
 	}
 	for g := 1; g < 4; g++ {
 		unpack4(xreg(4*g), xreg(4*g+1), xreg(4*g+2), xreg(4*g+3), [4]VecPhysical{X0, X1, X2, X3})
@@ -131,7 +131,7 @@ func genLanesAVX512() {
 
 	Label("lanes4")
 	Comment("1..4 lanes: the row layout, lane l's rows in 128-bit lane l of Z0-Z3.")
-	laneRows(0)
+	laneRows()
 	VBROADCASTI32X4(sigma, Z16)
 	for r := 0; r < 3; r++ {
 		dst := zreg(17 + r)
@@ -194,7 +194,7 @@ func genLanesAVX2() {
 		if w < 4 {
 			return slot(w)
 		}
-		return laneWord(w, 0)
+		return laneWord(w)
 	}
 	v.transposedCore(in, spill, -1, "lanes_rounds")
 	Comment("Transpose and store the group's 8 blocks.")
@@ -214,7 +214,7 @@ func genLanesAVX2() {
 		name := fmt.Sprintf("lanes_row%d", sets)
 		Label(name)
 		Comment(fmt.Sprintf("%d..%d lanes: the row layout on %d ymm sets.", 2*sets-1, 2*sets, sets))
-		laneRows(0)
+		laneRows()
 		// Set i, row r+1 (r = 0..2): lane 2i's row from X(4+4r+2i) in
 		// the low 128 bits, lane 2i+1's from the next register in the high
 		// ones. Set 1's input goes to the frame first, then set 0's to
