@@ -68,8 +68,8 @@ func seal(key *[KeySize]byte, nonce []byte, dst, plaintext, ad []byte, at int) [
 }
 
 // open verifies the tag before it decrypts anything, so a forged message
-// never has its plaintext written, even in part, except in the amd64
-// kernels that decrypt in the pass that MACs (the package documentation
+// never has its plaintext written, even in part, except in the amd64 and
+// arm64 kernels that decrypt in the pass that MACs (the package documentation
 // says which), which zero what they wrote if the tag does not verify.
 // Either way dst's new region is all zeros on failure, as x/crypto's is.
 func open(key *[KeySize]byte, nonce []byte, dst, ciphertext, ad []byte, at int) ([]byte, error) {
