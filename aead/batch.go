@@ -30,9 +30,11 @@ type Message struct {
 
 // Batch is implemented by the AEADs that New and NewX return: it seals or
 // opens many messages in one call, as the same number of Seal or Open calls
-// would, in order, and on amd64 faster, by computing the ChaCha20 blocks of
-// several short messages side by side in the lanes of one vector register
-// set.
+// would, in order, and on amd64 (AVX2, AVX-512) and arm64 faster for short
+// messages, by computing the ChaCha20 blocks of several of them side by
+// side in the lanes of the vector registers (and, with AVX-512 IFMA, their
+// Poly1305 tags too). Elsewhere, and for long messages, it makes the calls
+// a loop would.
 //
 // New and NewX keep x/crypto's signature, returning a cipher.AEAD, so reach
 // the methods with a type assertion:
