@@ -1,5 +1,6 @@
 //go:build gc && !purego
 
+#include "go_asm.h"
 #include "textflag.h"
 
 // ChaCha20 keystream for riscv64 with the vector extension (RVV 1.0), for
@@ -26,7 +27,8 @@
 // general registers.
 //
 // Register map:
-//   X10       s *State
+//   X10       s *State (its words read at State_Key+n: Key, Counter and Nonce
+//             are consecutive; the portable code's cache comes first)
 //   X11       out, advanced by 64*VL bytes per iteration
 //   X12       blocks left
 //   X13       VL of the iteration
@@ -79,9 +81,10 @@
 	QR4(V0, V4, V8, V12, V1, V5, V9, V13, V2, V6, V10, V14, V3, V7, V11, V15); \
 	QR4(V0, V5, V10, V15, V1, V6, V11, V12, V2, V7, V8, V13, V3, V4, V9, V14)
 
-// BCASTW loads the 32-bit word at off(X10) into every element of v.
+// BCASTW loads the 32-bit word at off from the State's key (X10) into
+// every element of v.
 #define BCASTW(off, v) \
-	MOVWU	off(X10), X8; \
+	MOVWU	State_Key+off(X10), X8; \
 	VMVVX	X8, v
 
 // BCASTC puts the constant c into every element of v.
@@ -102,17 +105,17 @@ TEXT ·keystreamRVV(SB), NOSPLIT, $0-24
 
 	// Scalar first round: the quarter rounds of columns 1, 2 and 3.
 	MOV	$0x3320646e, X16
-	MOVWU	4(X10), X17
-	MOVWU	20(X10), X18
-	MOVWU	36(X10), X19
+	MOVWU	State_Key+4(X10), X17
+	MOVWU	State_Key+20(X10), X18
+	MOVWU	State_Key+36(X10), X19
 	MOV	$0x79622d32, X20
-	MOVWU	8(X10), X21
-	MOVWU	24(X10), X22
-	MOVWU	40(X10), X23
+	MOVWU	State_Key+8(X10), X21
+	MOVWU	State_Key+24(X10), X22
+	MOVWU	State_Key+40(X10), X23
 	MOV	$0x6b206574, X24
-	MOVWU	12(X10), X25
-	MOVWU	28(X10), X26
-	MOVWU	44(X10), X28
+	MOVWU	State_Key+12(X10), X25
+	MOVWU	State_Key+28(X10), X26
+	MOVWU	State_Key+44(X10), X28
 	SQR(X16, X17, X18, X19)
 	SQR(X20, X21, X22, X23)
 	SQR(X24, X25, X26, X28)
@@ -123,12 +126,12 @@ TEXT ·keystreamRVV(SB), NOSPLIT, $0-24
 	XOR	X20, X19
 	RORIW	$16, X19
 	// Column 0 starts from x0 = c0+k0, the same in every block.
-	MOVWU	0(X10), X30
-	MOVWU	16(X10), X5
+	MOVWU	State_Key+0(X10), X30
+	MOVWU	State_Key+16(X10), X5
 	MOV	$0x61707865, X29
 	ADDW	X30, X29
-	MOVWU	40(X10), X6
-	MOVWU	44(X10), X7
+	MOVWU	State_Key+40(X10), X6
+	MOVWU	State_Key+44(X10), X7
 
 	// Feed-forward words and counters, for VLMAX elements (VL only
 	// decreases from one iteration to the next, so a tail-agnostic update
@@ -145,7 +148,7 @@ TEXT ·keystreamRVV(SB), NOSPLIT, $0-24
 	BCASTW(24, V29)
 	BCASTW(28, V30)
 	BCASTW(36, V31)
-	MOVWU	32(X10), X8
+	MOVWU	State_Key+32(X10), X8
 	VIDV	V16
 	VADDVX	X8, V16, V16
 

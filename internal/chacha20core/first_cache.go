@@ -1,11 +1,13 @@
-//go:build !(amd64 || arm64 || loong64 || ppc64le || riscv64 || s390x) || !gc || purego
+//go:build !(amd64 || arm64 || loong64 || ppc64le || s390x) || !gc || purego
 
 package chacha20core
 
 // firstCache keeps a State's firstColumns between calls in builds where the
-// portable code is the keystream: a long-lived chacha20.Cipher then pays for
-// them once, as x/crypto's portable Cipher does, and a one-block call saves
-// 3 of its 80 quarter rounds. They are derived from the key, and State.Wipe
+// portable code is the keystream, and on riscv64, whose CPUs without V run
+// it too (the RVV assembly reads the State's words by go_asm.h offsets, so
+// the cache in front of them moves nothing it needs): a long-lived
+// chacha20.Cipher then pays for them once, as x/crypto's portable Cipher
+// does, and a one-block call saves 3 of its 80 quarter rounds. They are derived from the key, and State.Wipe
 // clears them with the rest.
 type firstCache struct {
 	f  [12]uint32
