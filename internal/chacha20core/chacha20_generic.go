@@ -28,9 +28,12 @@ func qr(a, b, c, d uint32) (uint32, uint32, uint32, uint32) {
 // golang.org/x/crypto/chacha20's portable code.
 //
 // f, like the State, holds key material: a quarter round can be inverted,
-// so it gives away the key words it mixed. It is cleared before returning.
+// so it gives away the key words it mixed. Where it is computed for the call
+// (builds with keystream assembly, firstCopied) it is cleared before
+// returning; elsewhere it is the State's own cache, which State.Wipe clears.
 func xorBlocksGeneric(s *State, dst, src []byte) {
-	f := s.firstColumns()
+	var tmp [12]uint32
+	f := s.firstColumnsIn(&tmp)
 	for len(src) >= BlockSize {
 		// The first column round: column 0 with the counter, columns 1
 		// to 3 from f; then the first diagonal round.
@@ -79,7 +82,9 @@ func xorBlocksGeneric(s *State, dst, src []byte) {
 		s.Counter++
 		dst, src = dst[BlockSize:], src[BlockSize:]
 	}
-	wipe.Wipe(f[:])
+	if firstCopied {
+		wipe.Wipe(tmp[:])
+	}
 }
 
 // blockGeneric computes the keystream block numbered s.Counter, leaving the

@@ -14,10 +14,18 @@ type firstCache struct {
 	ok bool
 }
 
-func (s *State) firstColumns() [12]uint32 {
+// firstColumnsIn returns the State's firstColumns, computed on its first
+// use and then read from the cache in place (tmp is not needed here): the
+// words stay in the State, which Wipe clears, and the call leaves no copy
+// of them to wipe.
+func (s *State) firstColumnsIn(tmp *[12]uint32) *[12]uint32 {
 	if !s.first.ok {
 		s.first.f = firstColumns(s)
 		s.first.ok = true
 	}
-	return s.first.f
+	return &s.first.f
 }
+
+// firstCopied reports whether firstColumnsIn computes into tmp, which the
+// caller must then wipe.
+const firstCopied = false

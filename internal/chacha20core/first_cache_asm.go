@@ -7,4 +7,11 @@ package chacha20core
 // AEAD's per-message copies and the assembly expect.
 type firstCache struct{}
 
-func (s *State) firstColumns() [12]uint32 { return firstColumns(s) }
+// firstColumnsIn computes the State's firstColumns into tmp, which the
+// caller wipes (firstCopied).
+func (s *State) firstColumnsIn(tmp *[12]uint32) *[12]uint32 {
+	*tmp = firstColumns(s)
+	return tmp
+}
+
+const firstCopied = true
