@@ -53,7 +53,7 @@ func (s *State) Init(key *[32]byte, nonce *[12]byte, counter uint32) {
 	for i := range s.Nonce {
 		s.Nonce[i] = binary.LittleEndian.Uint32(nonce[4*i:])
 	}
-	s.first = firstCache{}
+	s.first.reset()
 }
 
 // InitFrom loads a 32-byte key and a 12-byte ChaCha20 nonce, or a 24-byte

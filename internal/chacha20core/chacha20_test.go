@@ -315,3 +315,26 @@ func BenchmarkXORBlocks(b *testing.B) {
 		}
 	}
 }
+
+// TestInitResetsCache: a State used under one key and then Init'ed with
+// another gives the second key's keystream (the portable code's cache of
+// the first column round is marked stale by Init, not zeroed).
+func TestInitResetsCache(t *testing.T) {
+	cryptotest.Run(t, "chacha20", func(t *testing.T) {
+		var k1, k2 [32]byte
+		var n [12]byte
+		k2[4] = 1 // key word 1, which the cached columns mix
+		var s, fresh State
+		s.Init(&k1, &n, 0)
+		buf := make([]byte, 128)
+		XORKeyStream(&s, buf, buf)
+		s.Init(&k2, &n, 0)
+		fresh.Init(&k2, &n, 0)
+		got, want := make([]byte, 128), make([]byte, 128)
+		XORKeyStream(&s, got, got)
+		XORKeyStream(&fresh, want, want)
+		if !bytes.Equal(got, want) {
+			t.Fatal("keystream after Init with a new key differs from a fresh State's")
+		}
+	})
+}

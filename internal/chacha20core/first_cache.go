@@ -14,6 +14,10 @@ type firstCache struct {
 	ok bool
 }
 
+// reset marks the cache empty for a new key or nonce; the words it held
+// are overwritten at the next use, and State.Wipe clears them.
+func (c *firstCache) reset() { c.ok = false }
+
 // firstColumnsIn returns the State's firstColumns, computed on its first
 // use and then read from the cache in place (tmp is not needed here): the
 // words stay in the State, which Wipe clears, and the call leaves no copy

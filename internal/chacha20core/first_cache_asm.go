@@ -7,6 +7,8 @@ package chacha20core
 // AEAD's per-message copies and the assembly expect.
 type firstCache struct{}
 
+func (*firstCache) reset() {}
+
 // firstColumnsIn computes the State's firstColumns into tmp, which the
 // caller wipes (firstCopied).
 func (s *State) firstColumnsIn(tmp *[12]uint32) *[12]uint32 {
