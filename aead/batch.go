@@ -78,10 +78,10 @@ func (x *xchacha20poly1305) OpenBatch(msgs []Message) error {
 
 // sealBatch seals the messages in order, as a loop of Seal calls: a
 // message Seal would panic on panics (naming its index) once the messages
-// before it are done. The lane groups, where they pay, are sealLanes.
+// before it are done. The lane groups, where they pay, are runLanes.
 func sealBatch(k *key, nonceSize int, msgs []Message) {
 	if batchLanes() {
-		sealLanes(k, nonceSize, msgs)
+		runLanes(k, nonceSize, msgs, false)
 		return
 	}
 	for i := range msgs {
@@ -96,7 +96,7 @@ func sealBatch(k *key, nonceSize int, msgs []Message) {
 // openBatch is sealBatch for Open. It returns the first message's error.
 func openBatch(k *key, nonceSize int, msgs []Message) error {
 	if batchLanes() {
-		return openLanes(k, nonceSize, msgs)
+		return runLanes(k, nonceSize, msgs, true)
 	}
 	var err error
 	for i := range msgs {
@@ -116,57 +116,54 @@ func openBatch(k *key, nonceSize int, msgs []Message) error {
 	return err
 }
 
-// sealLanes is sealBatch with lane groups.
-func sealLanes(k *key, nonceSize int, msgs []Message) {
+// runLanes runs sealBatch (or openBatch) with lane groups, returning
+// Open's first error.
+func runLanes(k *key, nonceSize int, msgs []Message, opening bool) error {
 	var g group
-	g.init(k, nonceSize, false)
+	g.init(k, nonceSize, opening)
 	for i := range msgs {
 		m := &msgs[i]
-		if g.n == 0 && !laneMessage(len(m.Text)) {
+		n := len(m.Text)
+		if opening {
+			n -= Overhead
+		}
+		if g.n == 0 && n >= 0 && !laneMessage(n) {
 			// A long message with nothing pending: its own call, as in
-			// sealBatch's loop, without the group's bookkeeping.
-			if why := checkSizes(nonceSize, m, false); why != "" {
+			// the loop, without the group's bookkeeping.
+			if why := checkSizes(nonceSize, m, opening); why != "" {
 				panicAt(why, i)
 			}
-			m.Out, m.Err = seal(k.get(), m.Nonce, m.Dst, m.Text, m.AdditionalData, i), nil
+			if opening {
+				m.Out, m.Err = open(k.get(), m.Nonce, m.Dst, m.Text, m.AdditionalData, i)
+			} else {
+				m.Out, m.Err = seal(k.get(), m.Nonce, m.Dst, m.Text, m.AdditionalData, i), nil
+			}
 			continue
 		}
-		if why := checkSeal(nonceSize, m); why != "" {
+		why := ""
+		if opening {
+			why = checkOpen(nonceSize, m)
+		} else {
+			why = checkSeal(nonceSize, m)
+		}
+		if why != "" {
 			g.flush()
 			g.wipe()
 			panicAt(why, i)
 		}
-		g.seal(m)
+		if opening {
+			g.open(m)
+		} else {
+			g.seal(m)
+		}
 	}
 	g.flush()
 	g.wipe()
-}
-
-// openLanes is openBatch with lane groups.
-func openLanes(k *key, nonceSize int, msgs []Message) error {
-	var g group
-	g.init(k, nonceSize, true)
-	for i := range msgs {
-		m := &msgs[i]
-		if g.n == 0 && len(m.Text) >= Overhead && !laneMessage(len(m.Text)-Overhead) {
-			if why := checkSizes(nonceSize, m, true); why != "" {
-				panicAt(why, i)
+	if opening {
+		for i := range msgs {
+			if msgs[i].Err != nil {
+				return msgs[i].Err
 			}
-			m.Out, m.Err = open(k.get(), m.Nonce, m.Dst, m.Text, m.AdditionalData, i)
-			continue
-		}
-		if why := checkOpen(nonceSize, m); why != "" {
-			g.flush()
-			g.wipe()
-			panicAt(why, i)
-		}
-		g.open(m)
-	}
-	g.flush()
-	g.wipe()
-	for i := range msgs {
-		if msgs[i].Err != nil {
-			return msgs[i].Err
 		}
 	}
 	return nil
