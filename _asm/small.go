@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strings"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -64,8 +66,10 @@ import (
 // input in mac; the rounds are the AVX2 row code's (vecISA.qr).
 
 func genSmall() {
-	genSmallAVX512(false)
-	genSmallAVX512(true)
+	for _, prold := range []bool{false, true} {
+		genSmallAVX512(false, prold)
+		genSmallAVX512(true, prold)
+	}
 	genSmallAVX2(midMask) // 64 bytes of 0xff, then 64 zeros
 }
 
@@ -332,21 +336,37 @@ func (k *smallKernel) finish(h [3]GPPhysical, store func()) {
 // genSmallAVX512 emits aeadSmallAVX512 (one row set: up to 64 bytes) or,
 // with two set, aeadSmall3AVX512 (two row sets: up to 192 bytes; a second
 // function rather than a branch, so that the 64-byte case keeps its code).
-func genSmallAVX512(two bool) {
+// With prold set it emits aeadSmallProldAVX512 and aeadSmall3ProldAVX512,
+// the same kernels with qrAVX512's rounds (x ^= y; x <<<= r by VPROLD)
+// instead of qrLowLatency's, for cores on which VPROLD takes one cycle:
+// there the two forms have the same chain, and qrLowLatency's two parallel
+// shifts per rotation compete for the shift ports with its off-chain
+// VPROLD (Intel's Golden Cove cores run vector shifts and rotations on two
+// ports), which costs it about 3 cycles per double round on one row set
+// and 9 on two (bench/README.md, "The small kernels on Intel").
+func genSmallAVX512(two, prold bool) {
 	name, max := "aeadSmallAVX512", "64"
 	if two {
 		name, max = "aeadSmall3AVX512", "192"
 	}
+	smallName = map[bool]string{false: "small512", true: "small3"}[two]
+	if prold {
+		name = strings.Replace(name, "AVX512", "ProldAVX512", 1)
+		smallName += "p"
+	}
 	TEXT(name, NOSPLIT, "func(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)")
 	Doc(name+" seals (open == 0) or opens a message of at most "+max+" bytes",
 		"with at most 64 bytes of additional data in one call: see _asm/small.go.")
-	smallName = map[bool]string{false: "small512", true: "small3"}[two]
 	set1 := quad{Y18, Y19, Y20, Y21}
 	qr1 := func() { qrLowLatency([]quad{{Y0, Y1, Y2, Y3}}, [][2]VecPhysical{{Y13, Y14}}) }
+	qr2 := func() { qrLowLatency([]quad{{Y0, Y1, Y2, Y3}, set1}, [][2]VecPhysical{{Y13, Y14}, {Y23, Y24}}) }
+	if prold {
+		qr1 = func() { qrAVX512([]quad{{Y0, Y1, Y2, Y3}}) }
+		qr2 = func() { qrAVX512([]quad{{Y0, Y1, Y2, Y3}, set1}) }
+	}
 	k := newSmallKernel(quad{}, nil, qr1, nil)
 	if two {
-		k = newSmallKernel(set1, Y22, qr1,
-			func() { qrLowLatency([]quad{{Y0, Y1, Y2, Y3}, set1}, [][2]VecPhysical{{Y13, Y14}, {Y23, Y24}}) })
+		k = newSmallKernel(set1, Y22, qr1, qr2)
 	}
 	buf := AllocLocal(64 + 192 + 16)
 

@@ -23,6 +23,9 @@ func pick(n, adLen int, open, inPlace bool) aeadasm.Kernel {
 	// Up to 192 bytes (up to smallMax, which the core decides), one call
 	// does it all from key and nonce.
 	case n <= smallMax && adLen <= aeadasm.SmallADMax && k.Has(aeadasm.SmallAVX512):
+		if smallProld {
+			return aeadasm.SmallProldAVX512
+		}
 		return aeadasm.SmallAVX512
 	case n <= smallMax && adLen <= aeadasm.SmallADMax && k.Has(aeadasm.SmallAVX2):
 		return aeadasm.SmallAVX2
@@ -67,6 +70,10 @@ func pick(n, adLen int, open, inPlace bool) aeadasm.Kernel {
 // (internal/cpuid's X86AEADFor: 192 bytes, their limit, unless the core
 // runs the short path faster from 65 bytes on).
 var smallMax = min(x86AEAD().SmallMax, aeadasm.SmallMax)
+
+// smallProld selects the AVX-512 small kernels' VPROLD rounds on this core
+// (internal/cpuid's X86AEADFor).
+var smallProld = x86AEAD().Prold
 
 func x86AEAD() cpuid.X86AEAD {
 	x, _ := cpuid.ReadX86()

@@ -10,9 +10,10 @@ import (
 	xcp "golang.org/x/crypto/chacha20poly1305"
 )
 
-// BenchmarkSmallMax measures the choice X86AEADFor makes per core: Seal and
-// Open of 65..192-byte messages through the small kernels (smallMax 192)
-// against the short path (smallMax 64), with 13 bytes of additional data.
+// BenchmarkSmallMax measures the choices X86AEADFor makes per core: Seal
+// and Open of 64..192-byte messages, with 13 bytes of additional data,
+// through the small kernels with either rounds ("shifts": qrLowLatency's
+// rotations; "prold": VPROLD) against the short path (no small kernel).
 func BenchmarkSmallMax(b *testing.B) {
 	if !aeadasm.Available().Has(aeadasm.SmallAVX512) && !aeadasm.Available().Has(aeadasm.SmallAVX2) {
 		b.Skip("no small kernel on this CPU")
@@ -20,23 +21,26 @@ func BenchmarkSmallMax(b *testing.B) {
 	a, _ := New(make([]byte, KeySize))
 	nonce := make([]byte, NonceSize)
 	ad := make([]byte, 13)
-	defer func(m int) { smallMax = m }(smallMax)
+	defer func(m int, p bool) { smallMax, smallProld = m, p }(smallMax, smallProld)
+	routes := []struct {
+		name  string
+		max   int
+		prold bool
+	}{{"shifts", aeadasm.SmallMax, false}, {"prold", aeadasm.SmallMax, true}, {"short", -1, false}}
 	for _, size := range []int{64, 96, 128, 160, 192} {
 		pt := make([]byte, size)
 		ct := a.Seal(nil, nonce, pt, ad)
 		dst := make([]byte, size+Overhead)
-		for _, m := range []int{192, 64} {
-			smallMax = m
-			name := map[int]string{192: "kernel", 64: "short"}[m]
-			b.Run("op=Seal/route="+name+"/size="+itoa(size), func(b *testing.B) {
-				smallMax = m
+		for _, r := range routes {
+			b.Run("op=Seal/route="+r.name+"/size="+itoa(size), func(b *testing.B) {
+				smallMax, smallProld = r.max, r.prold
 				b.SetBytes(int64(size))
 				for b.Loop() {
 					a.Seal(dst[:0], nonce, pt, ad)
 				}
 			})
-			b.Run("op=Open/route="+name+"/size="+itoa(size), func(b *testing.B) {
-				smallMax = m
+			b.Run("op=Open/route="+r.name+"/size="+itoa(size), func(b *testing.B) {
+				smallMax, smallProld = r.max, r.prold
 				b.SetBytes(int64(size))
 				for b.Loop() {
 					if _, err := a.Open(dst[:0], nonce, ct, ad); err != nil {
@@ -49,11 +53,11 @@ func BenchmarkSmallMax(b *testing.B) {
 }
 
 // TestSmallMaxRoutes runs Seal and Open of 0..200 bytes against x/crypto
-// with the small kernels' reach at both values X86AEADFor gives, so that
-// the route of every core is tested on every CPU: results, in-place use,
-// and a forged message's zeroed dst.
+// with the small kernels' reach at both values X86AEADFor gives and both
+// of their rounds, so that the route of every core is tested on every CPU:
+// results, in-place use, and a forged message's zeroed dst.
 func TestSmallMaxRoutes(t *testing.T) {
-	defer func(m int) { smallMax = m }(smallMax)
+	defer func(m int, p bool) { smallMax, smallProld = m, p }(smallMax, smallProld)
 	key := make([]byte, KeySize)
 	for i := range key {
 		key[i] = byte(i * 7)
@@ -61,8 +65,12 @@ func TestSmallMaxRoutes(t *testing.T) {
 	ours, _ := New(key)
 	ref, _ := xcp.New(key)
 	nonce := make([]byte, NonceSize)
-	for _, m := range []int{64, 192} {
-		smallMax = m
+	for _, c := range []struct {
+		m     int
+		prold bool
+	}{{64, false}, {192, false}, {64, true}, {192, true}} {
+		m := c.m
+		smallMax, smallProld = c.m, c.prold
 		for n := 0; n <= 200; n++ {
 			ad := make([]byte, n%70)
 			pt := make([]byte, n)
@@ -74,7 +82,7 @@ func TestSmallMaxRoutes(t *testing.T) {
 			buf := append(bytes.Clone(pt), make([]byte, Overhead)...)
 			got := ours.Seal(buf[:0], nonce, buf[:n], ad)
 			if !bytes.Equal(got, want) {
-				t.Fatalf("smallMax %d, n=%d: Seal in place differs from x/crypto", m, n)
+				t.Fatalf("smallMax %d, prold %v, n=%d: Seal in place differs from x/crypto", m, c.prold, n)
 			}
 			if p, err := ours.Open(got[:0], nonce, got, ad); err != nil || !bytes.Equal(p, pt) {
 				t.Fatalf("smallMax %d, n=%d: Open in place: %v", m, n, err)

@@ -27,10 +27,11 @@ func cpuFeatures() []feature {
 func cpuDetails() map[string]string {
 	x, _ := cpuid.ReadX86()
 	c := x.Core()
+	r := cpuid.X86AEADFor(c)
 	return map[string]string{
 		"cpuid": fmt.Sprintf("%s family %#x model %#x stepping %d, AMX %v", x.Vendor, x.Family, x.Model, x.Stepping, x.AMX),
 		"core":  c.String(),
-		"route": fmt.Sprintf("AEAD small kernels up to %d bytes, the short path above (the core's row of internal/cpuid's X86AEADFor)",
-			cpuid.X86AEADFor(c).SmallMax),
+		"route": fmt.Sprintf("AEAD small kernels up to %d bytes with %s rounds, the short path above (the core's row of internal/cpuid's X86AEADFor)",
+			r.SmallMax, map[bool]string{false: "shift-pair rotation", true: "VPROLD"}[r.Prold]),
 	}
 }

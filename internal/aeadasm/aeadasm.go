@@ -35,6 +35,7 @@ type Kernel uint8
 const (
 	None Kernel = iota
 	SmallAVX512
+	SmallProldAVX512 // SmallAVX512 with VPROLD rounds, for cores that rotate in one cycle
 	SmallAVX2
 	MidAVX512
 	MidAVX2
@@ -44,7 +45,7 @@ const (
 )
 
 // A Set is the kernels that can run, one bit per Kernel.
-type Set uint8
+type Set uint16
 
 // Has reports whether k is in the set.
 func (s Set) Has(k Kernel) bool { return s&(1<<k) != 0 }

@@ -50,7 +50,7 @@ func Available() Set {
 	if useAVX512 {
 		s |= 1 << StitchedAVX512
 		if hasBW {
-			s |= 1 << SmallAVX512
+			s |= 1<<SmallAVX512 | 1<<SmallProldAVX512
 			if hasIFMA {
 				s |= 1 << MidAVX512
 			}
@@ -75,8 +75,8 @@ func Available() Set {
 func Seal(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte) {
 	check(len(dst), len(src), nonce)
 	switch k {
-	case SmallAVX512, SmallAVX2:
-		sealSmall(k == SmallAVX512, key, nonce, dst, src, ad, tag)
+	case SmallAVX512, SmallProldAVX512, SmallAVX2:
+		sealSmall(k, key, nonce, dst, src, ad, tag)
 		return
 	}
 	var s chacha20core.State
@@ -104,8 +104,8 @@ func Open(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]b
 	check(len(dst), len(src), nonce)
 	var ok bool
 	switch k {
-	case SmallAVX512, SmallAVX2:
-		ok = openSmall(k == SmallAVX512, key, nonce, dst, src, ad, tag)
+	case SmallAVX512, SmallProldAVX512, SmallAVX2:
+		ok = openSmall(k, key, nonce, dst, src, ad, tag)
 	default:
 		var s chacha20core.State
 		s.InitFrom(key[:], nonce)

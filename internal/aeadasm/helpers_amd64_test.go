@@ -12,19 +12,23 @@ var (
 	hasBMI2   = cpu.X86.HasBMI2
 )
 
-func SmallAEADAvailable(avx512 bool) bool {
-	if avx512 {
+// smallKernels are the small kernels, each tested on every CPU that can
+// run it whichever one the route prefers.
+var smallKernels = []Kernel{SmallAVX512, SmallProldAVX512, SmallAVX2}
+
+func SmallAEADAvailable(k Kernel) bool {
+	if k != SmallAVX2 {
 		return avx512CPU && hasBW && hasBMI2
 	}
 	return cpu.X86.HasAVX2 && hasBMI2
 }
 
-func SealSmall(avx512 bool, key *[32]byte, nonce []byte, tag *[16]byte, ciphertext, plaintext, ad []byte) {
-	sealSmall(avx512, key, nonce, ciphertext[:len(plaintext)], plaintext, ad, tag)
+func SealSmall(k Kernel, key *[32]byte, nonce []byte, tag *[16]byte, ciphertext, plaintext, ad []byte) {
+	sealSmall(k, key, nonce, ciphertext[:len(plaintext)], plaintext, ad, tag)
 }
 
-func OpenSmall(avx512 bool, key *[32]byte, nonce []byte, plaintext, ciphertext []byte, tag *[16]byte, ad []byte) bool {
-	return openSmall(avx512, key, nonce, plaintext[:len(ciphertext)], ciphertext, ad, tag)
+func OpenSmall(k Kernel, key *[32]byte, nonce []byte, plaintext, ciphertext []byte, tag *[16]byte, ad []byte) bool {
+	return openSmall(k, key, nonce, plaintext[:len(ciphertext)], ciphertext, ad, tag)
 }
 
 func StitchedAVX512Available() bool { return avx512CPU && hasBMI2 }

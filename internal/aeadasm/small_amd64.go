@@ -31,15 +31,36 @@ func aeadSmallAVX2(key *[32]byte, nonce []byte, blk *[SmallMax]byte, mac *[small
 // smallMACBuf holds the MAC input of aeadSmallAVX2, padded.
 const smallMACBuf = SmallADMax + SmallMax + 16
 
-// sealSmall is Seal for the small kernels, AVX-512 or AVX2.
-func sealSmall(avx512 bool, key *[32]byte, nonce []byte, ciphertext, plaintext, ad []byte, tag *[16]byte) {
+// aeadSmallProldAVX512 and aeadSmall3ProldAVX512 are the same two kernels
+// with rounds of VPROLD rotations (_asm/small.go, genSmallAVX512), for
+// cores on which VPROLD takes one cycle.
+//
+//go:noescape
+func aeadSmallProldAVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
+
+//go:noescape
+func aeadSmall3ProldAVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
+
+// small512 runs the AVX-512 small kernel k (SmallAVX512 or
+// SmallProldAVX512) that takes len(src) bytes.
+func small512(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) int {
+	switch {
+	case k == SmallProldAVX512 && len(src) <= 64:
+		return aeadSmallProldAVX512(key, nonce, dst, src, ad, tag, open)
+	case k == SmallProldAVX512:
+		return aeadSmall3ProldAVX512(key, nonce, dst, src, ad, tag, open)
+	case len(src) <= 64:
+		return aeadSmallAVX512(key, nonce, dst, src, ad, tag, open)
+	}
+	return aeadSmall3AVX512(key, nonce, dst, src, ad, tag, open)
+}
+
+// sealSmall is Seal for the small kernels (k is SmallAVX512,
+// SmallProldAVX512 or SmallAVX2).
+func sealSmall(k Kernel, key *[32]byte, nonce []byte, ciphertext, plaintext, ad []byte, tag *[16]byte) {
 	checkSmall(len(plaintext), ad)
-	if avx512 {
-		if len(plaintext) <= 64 {
-			aeadSmallAVX512(key, nonce, ciphertext, plaintext, ad, tag, 0)
-		} else {
-			aeadSmall3AVX512(key, nonce, ciphertext, plaintext, ad, tag, 0)
-		}
+	if k != SmallAVX2 {
+		small512(k, key, nonce, ciphertext, plaintext, ad, tag, 0)
 		return
 	}
 	var blk [SmallMax]byte
@@ -53,13 +74,10 @@ func sealSmall(avx512 bool, key *[32]byte, nonce []byte, ciphertext, plaintext, 
 // openSmall is Open for the small kernels: the tags are compared (in
 // constant time) before anything is written, and on a mismatch plaintext
 // is untouched.
-func openSmall(avx512 bool, key *[32]byte, nonce []byte, plaintext, ciphertext, ad []byte, tag *[16]byte) bool {
+func openSmall(k Kernel, key *[32]byte, nonce []byte, plaintext, ciphertext, ad []byte, tag *[16]byte) bool {
 	checkSmall(len(ciphertext), ad)
-	if avx512 {
-		if len(ciphertext) <= 64 {
-			return aeadSmallAVX512(key, nonce, plaintext, ciphertext, ad, tag, 1) == 1
-		}
-		return aeadSmall3AVX512(key, nonce, plaintext, ciphertext, ad, tag, 1) == 1
+	if k != SmallAVX2 {
+		return small512(k, key, nonce, plaintext, ciphertext, ad, tag, 1) == 1
 	}
 	var blk [SmallMax]byte
 	var mac [smallMACBuf]byte

@@ -1037,6 +1037,711 @@ small3_clear:
 	VZEROUPPER
 	RET
 
+// func aeadSmallProldAVX512(key *[32]byte, nonce []byte, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
+TEXT ·aeadSmallProldAVX512(SB), NOSPLIT, $288-128
+	MOVQ key+0(FP), AX
+	MOVQ nonce_base+8(FP), BX
+	MOVQ dst_base+32(FP), DI
+	MOVQ src_base+56(FP), SI
+	MOVQ src_len+64(FP), CX
+
+	// Blocks 0 and 1 (low and high lanes of set 0) and, for messages over 64
+	// bytes, 2 and 3 (set 1), row layout; the last row is the counter and the
+	// nonce: the nonce's 12 bytes loaded under a mask and shifted up by the
+	// counter's 4.
+	VBROADCASTI128 sigma<>+0(SB), Y8
+	VBROADCASTI128 (AX), Y9
+	VBROADCASTI128 16(AX), Y10
+	MOVQ           nonce_len+16(FP), DX
+	CMPQ           DX, $0x18
+	JEQ            small512p_x
+	MOVL           $0x00000fff, DX
+	KMOVW          DX, K3
+	VMOVDQU8.Z     (BX), K3, X11
+	VPSLLDQ        $0x04, X11, X11
+	JMP            small512p_row3
+
+	// XChaCha20: HChaCha20 (20 rounds, no feed-forward) of key and nonce[0:16];
+	// rows 0 and 3 are the subkey, nonce[16:24] the end of the last row.
+small512p_x:
+	VBROADCASTI128 (BX), Y11
+	VMOVDQA        Y8, Y0
+	VMOVDQA        Y9, Y1
+	VMOVDQA        Y10, Y2
+	VMOVDQA        Y11, Y3
+	MOVL           $0x0000000a, R13
+
+small512p_hrounds:
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x10, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x0c, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x08, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x07, Y1, Y1
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x10, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x0c, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x08, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x07, Y1, Y1
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	DECL    R13
+	JNZ     small512p_hrounds
+	VMOVDQA Y0, Y9
+	VMOVDQA Y3, Y10
+	VMOVQ   16(BX), X11
+	VPSLLDQ $0x08, X11, X11
+
+small512p_row3:
+	VINSERTI128 $0x01, X11, Y11, Y11
+	VPADDD      rowLanes<>+0(SB), Y11, Y11
+
+	// Off the chain: ad, zero-padded, to buf[0:64]; the masks of the message's
+	// bytes in each 64-byte block: K1 (and K4, K5); of len(ad) bytes: K2.
+	LEAQ       16(SP), R14
+	MOVQ       ad_base+80(FP), BX
+	MOVQ       ad_len+88(FP), DX
+	MOVQ       $-1, AX
+	BZHIQ      CX, AX, AX
+	KMOVQ      AX, K1
+	MOVQ       $-1, AX
+	BZHIQ      DX, AX, AX
+	KMOVQ      AX, K2
+	VMOVDQU8.Z (BX), K2, Z16
+	VMOVDQU64  Z16, (R14)
+	VMOVDQA    Y8, Y0
+	VMOVDQA    Y9, Y1
+	VMOVDQA    Y10, Y2
+	VMOVDQA    Y11, Y3
+	MOVL       $0x0000000a, R13
+
+small512p_rounds:
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x10, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x0c, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x08, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x07, Y1, Y1
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x10, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x0c, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x08, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x07, Y1, Y1
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	DECL    R13
+	JNZ     small512p_rounds
+	VPADDD  Y8, Y0, Y0
+	VPADDD  Y9, Y1, Y1
+	VPADDD  Y10, Y2, Y2
+	VPADDD  Y11, Y3, Y3
+
+	// r = block 0's bytes 0-15, clamped, in R8 (r0) and R9 (r1) until the MAC
+	// takes them; s = bytes 16-31.
+	VMOVQ   X0, R8
+	VPEXTRQ $0x01, X0, R9
+	MOVQ    $0x0ffffffc0fffffff, AX
+	ANDQ    AX, R8
+	MOVQ    $0x0ffffffc0ffffffc, AX
+	ANDQ    AX, R9
+	VMOVDQU X1, (SP)
+
+	// Blocks 1, 2, 3 as 64 bytes in Z4, Z25, Z26; Z6, Z29, Z31 = src ^ them
+	// under K1, K4, K5 (Z5, Z28, Z30: src).
+	VPERM2I128   $0x31, Y1, Y0, Y4
+	VPERM2I128   $0x31, Y3, Y2, Y5
+	VINSERTI64X4 $0x01, Y5, Z4, Z4
+
+	// The ciphertext (the results under the masks for Seal, src for Open) at
+	// buf[pa:], pa = len(ad) rounded up to 16, then the lengths at buf[pa+pc:],
+	// pc = len(src) rounded up to 16. Blocks 2 and 3 only for messages over 64
+	// bytes (their masks are empty otherwise, and their lanes were not computed).
+	MOVQ       open+112(FP), BX
+	LEAQ       15(DX), AX
+	ANDQ       $-16, AX
+	VMOVDQU8.Z (SI), K1, Z5
+	VPXORQ     Z4, Z5, Z6
+	TESTQ      BX, BX
+	JNZ        small512p_ct1
+	VMOVDQU8.Z Z6, K1, Z5
+
+small512p_ct1:
+	VMOVDQU64 Z5, (R14)(AX*1)
+	LEAQ      15(CX), BX
+	ANDQ      $-16, BX
+	ADDQ      AX, BX
+	MOVQ      DX, (R14)(BX*1)
+	MOVQ      CX, 8(R14)(BX*1)
+	LEAQ      16(BX), R15
+	SHRQ      $0x04, R15
+
+	// Poly1305 of (pa+pc)/16 + 1 blocks: h = (h + m)·r per block, with r0,
+	// r1 and s1 = r1 + r1>>2 in R13, SI and CX (in registers, the first block's
+	// products need not wait for r to go through memory).
+	MOVQ R8, R13
+	MOVQ R9, SI
+	MOVQ R9, CX
+	SHRQ $0x02, CX
+	ADDQ R9, CX
+	XORL R8, R8
+	XORL R9, R9
+	XORL R12, R12
+
+small512p_blocks:
+	ADDQ  (R14), R8
+	ADCQ  8(R14), R9
+	ADCQ  $0x01, R12
+	MOVQ  R8, DX
+	MULXQ R13, AX, BX
+	MULXQ SI, R8, R10
+	MOVQ  R9, DX
+	MULXQ CX, R11, R9
+	ADDQ  R11, AX
+	ADCQ  R9, BX
+	MULXQ R13, R11, R9
+	ADDQ  R11, R8
+	ADCQ  R9, R10
+	MOVQ  R12, R11
+	IMULQ CX, R11
+	IMULQ R13, R12
+	ADDQ  R11, R8
+	ADCQ  $0x00, R10
+	ADDQ  BX, R8
+	ADCQ  R12, R10
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R10, R12
+	SHRQ  $0x02, R10
+	ANDQ  $0x03, R12
+	LEAQ  (R10)(R10*4), R10
+	ADDQ  R10, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R12
+	ADDQ  $0x10, R14
+	DECQ  R15
+	JNZ   small512p_blocks
+
+	// tag = (h mod 2^130-5) + s mod 2^128: h < 2p here, so subtract p once
+	// if that does not borrow (CMOV: no branch on h).
+	MOVQ    R8, AX
+	MOVQ    R9, BX
+	MOVQ    R12, CX
+	SUBQ    $-5, AX
+	SBBQ    $-1, BX
+	SBBQ    $0x03, CX
+	CMOVQCC AX, R8
+	CMOVQCC BX, R9
+	ADDQ    (SP), R8
+	ADCQ    8(SP), R9
+	MOVQ    tag+104(FP), AX
+	MOVQ    open+112(FP), BX
+	TESTQ   BX, BX
+	JNZ     small512p_verify
+	MOVQ    R8, (AX)
+	MOVQ    R9, 8(AX)
+	JMP     small512p_store
+
+small512p_verify:
+	XORQ (AX), R8
+	XORQ 8(AX), R9
+	ORQ  R8, R9
+	MOVQ $0x00000000, BX
+	JNZ  small512p_done
+
+small512p_store:
+	VMOVDQU8 Z6, K1, (DI)
+	MOVQ     $0x00000001, BX
+
+small512p_done:
+	MOVQ BX, ok+120(FP)
+
+	// Clear s from the frame.
+	XORL  AX, AX
+	MOVQ  AX, (SP)
+	MOVQ  AX, 8(SP)
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VPXOR Y9, Y9, Y9
+	VPXOR Y10, Y10, Y10
+	VPXOR Y11, Y11, Y11
+	VPXOR Y12, Y12, Y12
+	VPXOR Y13, Y13, Y13
+	VPXOR Y14, Y14, Y14
+	VPXOR Y15, Y15, Y15
+	VZEROUPPER
+	RET
+
+// func aeadSmall3ProldAVX512(key *[32]byte, nonce []byte, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
+TEXT ·aeadSmall3ProldAVX512(SB), NOSPLIT, $304-128
+	MOVQ key+0(FP), AX
+	MOVQ nonce_base+8(FP), BX
+	MOVQ dst_base+32(FP), DI
+	MOVQ src_base+56(FP), SI
+	MOVQ src_len+64(FP), CX
+
+	// Blocks 0 and 1 (low and high lanes of set 0) and, for messages over 64
+	// bytes, 2 and 3 (set 1), row layout; the last row is the counter and the
+	// nonce: the nonce's 12 bytes loaded under a mask and shifted up by the
+	// counter's 4.
+	VBROADCASTI128 sigma<>+0(SB), Y8
+	VBROADCASTI128 (AX), Y9
+	VBROADCASTI128 16(AX), Y10
+	MOVQ           nonce_len+16(FP), DX
+	CMPQ           DX, $0x18
+	JEQ            small3p_x
+	MOVL           $0x00000fff, DX
+	KMOVW          DX, K3
+	VMOVDQU8.Z     (BX), K3, X11
+	VPSLLDQ        $0x04, X11, X11
+	JMP            small3p_row3
+
+	// XChaCha20: HChaCha20 (20 rounds, no feed-forward) of key and nonce[0:16];
+	// rows 0 and 3 are the subkey, nonce[16:24] the end of the last row.
+small3p_x:
+	VBROADCASTI128 (BX), Y11
+	VMOVDQA        Y8, Y0
+	VMOVDQA        Y9, Y1
+	VMOVDQA        Y10, Y2
+	VMOVDQA        Y11, Y3
+	MOVL           $0x0000000a, R13
+
+small3p_hrounds:
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x10, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x0c, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x08, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x07, Y1, Y1
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x10, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x0c, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x08, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x07, Y1, Y1
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	DECL    R13
+	JNZ     small3p_hrounds
+	VMOVDQA Y0, Y9
+	VMOVDQA Y3, Y10
+	VMOVQ   16(BX), X11
+	VPSLLDQ $0x08, X11, X11
+
+small3p_row3:
+	VINSERTI128 $0x01, X11, Y11, Y11
+	VPADDD      rowLanes<>+0(SB), Y11, Y11
+	VPADDD      rowStep2<>+0(SB), Y11, Y22
+
+	// Off the chain: ad, zero-padded, to buf[0:64]; the masks of the message's
+	// bytes in each 64-byte block: K1 (and K4, K5); of len(ad) bytes: K2.
+	LEAQ       32(SP), R14
+	MOVQ       ad_base+80(FP), BX
+	MOVQ       ad_len+88(FP), DX
+	MOVQ       $-1, AX
+	BZHIQ      CX, AX, AX
+	KMOVQ      AX, K1
+	XORL       R11, R11
+	MOVQ       CX, AX
+	SUBQ       $0x40, AX
+	CMOVQLT    R11, AX
+	MOVQ       $-1, R10
+	BZHIQ      AX, R10, R10
+	KMOVQ      R10, K4
+	MOVQ       CX, AX
+	SUBQ       $0x80, AX
+	CMOVQLT    R11, AX
+	MOVQ       $-1, R10
+	BZHIQ      AX, R10, R10
+	KMOVQ      R10, K5
+	MOVQ       $-1, AX
+	BZHIQ      DX, AX, AX
+	KMOVQ      AX, K2
+	VMOVDQU8.Z (BX), K2, Z16
+	VMOVDQU64  Z16, (R14)
+	CMPQ       CX, $0x40
+	JA         small3p_two
+	VMOVDQA    Y8, Y0
+	VMOVDQA    Y9, Y1
+	VMOVDQA    Y10, Y2
+	VMOVDQA    Y11, Y3
+	MOVL       $0x0000000a, R13
+
+small3p_rounds:
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x10, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x0c, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x08, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x07, Y1, Y1
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x10, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x0c, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x08, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x07, Y1, Y1
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	DECL    R13
+	JNZ     small3p_rounds
+	JMP     small3p_added
+
+small3p_two:
+	VMOVDQA   Y8, Y0
+	VMOVDQA   Y9, Y1
+	VMOVDQA   Y10, Y2
+	VMOVDQA   Y11, Y3
+	VMOVDQA64 Y8, Y18
+	VMOVDQA64 Y9, Y19
+	VMOVDQA64 Y10, Y20
+	VMOVDQA64 Y22, Y21
+	MOVL      $0x0000000a, R13
+
+small3p_rounds2:
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y19, Y18, Y18
+	VPXORD  Y0, Y3, Y3
+	VPXORD  Y18, Y21, Y21
+	VPROLD  $0x10, Y3, Y3
+	VPROLD  $0x10, Y21, Y21
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y21, Y20, Y20
+	VPXORD  Y2, Y1, Y1
+	VPXORD  Y20, Y19, Y19
+	VPROLD  $0x0c, Y1, Y1
+	VPROLD  $0x0c, Y19, Y19
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y19, Y18, Y18
+	VPXORD  Y0, Y3, Y3
+	VPXORD  Y18, Y21, Y21
+	VPROLD  $0x08, Y3, Y3
+	VPROLD  $0x08, Y21, Y21
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y21, Y20, Y20
+	VPXORD  Y2, Y1, Y1
+	VPXORD  Y20, Y19, Y19
+	VPROLD  $0x07, Y1, Y1
+	VPROLD  $0x07, Y19, Y19
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPSHUFD $0x93, Y18, Y18
+	VPSHUFD $0x39, Y20, Y20
+	VPSHUFD $0x4e, Y21, Y21
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y19, Y18, Y18
+	VPXORD  Y0, Y3, Y3
+	VPXORD  Y18, Y21, Y21
+	VPROLD  $0x10, Y3, Y3
+	VPROLD  $0x10, Y21, Y21
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y21, Y20, Y20
+	VPXORD  Y2, Y1, Y1
+	VPXORD  Y20, Y19, Y19
+	VPROLD  $0x0c, Y1, Y1
+	VPROLD  $0x0c, Y19, Y19
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y19, Y18, Y18
+	VPXORD  Y0, Y3, Y3
+	VPXORD  Y18, Y21, Y21
+	VPROLD  $0x08, Y3, Y3
+	VPROLD  $0x08, Y21, Y21
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y21, Y20, Y20
+	VPXORD  Y2, Y1, Y1
+	VPXORD  Y20, Y19, Y19
+	VPROLD  $0x07, Y1, Y1
+	VPROLD  $0x07, Y19, Y19
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPSHUFD $0x39, Y18, Y18
+	VPSHUFD $0x93, Y20, Y20
+	VPSHUFD $0x4e, Y21, Y21
+	DECL    R13
+	JNZ     small3p_rounds2
+	VPADDD  Y8, Y18, Y18
+	VPADDD  Y9, Y19, Y19
+	VPADDD  Y10, Y20, Y20
+	VPADDD  Y22, Y21, Y21
+
+small3p_added:
+	VPADDD Y8, Y0, Y0
+	VPADDD Y9, Y1, Y1
+	VPADDD Y10, Y2, Y2
+	VPADDD Y11, Y3, Y3
+
+	// r = block 0's bytes 0-15, clamped, in R8 (r0) and R9 (r1) until the MAC
+	// takes them; s = bytes 16-31.
+	VMOVQ   X0, R8
+	VPEXTRQ $0x01, X0, R9
+	MOVQ    $0x0ffffffc0fffffff, AX
+	ANDQ    AX, R8
+	MOVQ    $0x0ffffffc0ffffffc, AX
+	ANDQ    AX, R9
+	VMOVDQU X1, 16(SP)
+
+	// Blocks 1, 2, 3 as 64 bytes in Z4, Z25, Z26; Z6, Z29, Z31 = src ^ them
+	// under K1, K4, K5 (Z5, Z28, Z30: src).
+	VPERM2I128   $0x31, Y1, Y0, Y4
+	VPERM2I128   $0x31, Y3, Y2, Y5
+	VINSERTI64X4 $0x01, Y5, Z4, Z4
+
+	// The ciphertext (the results under the masks for Seal, src for Open) at
+	// buf[pa:], pa = len(ad) rounded up to 16, then the lengths at buf[pa+pc:],
+	// pc = len(src) rounded up to 16. Blocks 2 and 3 only for messages over 64
+	// bytes (their masks are empty otherwise, and their lanes were not computed).
+	MOVQ       open+112(FP), BX
+	LEAQ       15(DX), AX
+	ANDQ       $-16, AX
+	VMOVDQU8.Z (SI), K1, Z5
+	VPXORQ     Z4, Z5, Z6
+	TESTQ      BX, BX
+	JNZ        small3p_ct1
+	VMOVDQU8.Z Z6, K1, Z5
+
+small3p_ct1:
+	VMOVDQU64    Z5, (R14)(AX*1)
+	CMPQ         CX, $0x40
+	JBE          small3p_mac
+	VSHUFI64X2   $0x00, Y19, Y18, Y25
+	VSHUFI64X2   $0x00, Y21, Y20, Y26
+	VINSERTI64X4 $0x01, Y26, Z25, Z25
+	VSHUFI64X2   $0x03, Y19, Y18, Y26
+	VSHUFI64X2   $0x03, Y21, Y20, Y27
+	VINSERTI64X4 $0x01, Y27, Z26, Z26
+	VMOVDQU8.Z   64(SI), K4, Z28
+	VPXORQ       Z25, Z28, Z29
+	TESTQ        BX, BX
+	JNZ          small3p_ct2
+	VMOVDQU8.Z   Z29, K4, Z28
+
+small3p_ct2:
+	VMOVDQU64  Z28, 64(R14)(AX*1)
+	VMOVDQU8.Z 128(SI), K5, Z30
+	VPXORQ     Z26, Z30, Z31
+	TESTQ      BX, BX
+	JNZ        small3p_ct3
+	VMOVDQU8.Z Z31, K5, Z30
+
+small3p_ct3:
+	VMOVDQU64 Z30, 128(R14)(AX*1)
+
+small3p_mac:
+	LEAQ 15(CX), BX
+	ANDQ $-16, BX
+	ADDQ AX, BX
+	MOVQ DX, (R14)(BX*1)
+	MOVQ CX, 8(R14)(BX*1)
+	LEAQ 16(BX), R15
+	SHRQ $0x04, R15
+
+	// Poly1305 of (pa+pc)/16 + 1 blocks: h = (h + m)·r per block, with r0,
+	// r1 and s1 = r1 + r1>>2 in R13, SI and CX (in registers, the first block's
+	// products need not wait for r to go through memory).
+	MOVQ R8, R13
+	MOVQ R9, SI
+	MOVQ R9, CX
+	SHRQ $0x02, CX
+	ADDQ R9, CX
+	XORL R8, R8
+	XORL R9, R9
+	XORL R12, R12
+
+small3p_blocks:
+	ADDQ  (R14), R8
+	ADCQ  8(R14), R9
+	ADCQ  $0x01, R12
+	MOVQ  R8, DX
+	MULXQ R13, AX, BX
+	MULXQ SI, R8, R10
+	MOVQ  R9, DX
+	MULXQ CX, R11, R9
+	ADDQ  R11, AX
+	ADCQ  R9, BX
+	MULXQ R13, R11, R9
+	ADDQ  R11, R8
+	ADCQ  R9, R10
+	MOVQ  R12, R11
+	IMULQ CX, R11
+	IMULQ R13, R12
+	ADDQ  R11, R8
+	ADCQ  $0x00, R10
+	ADDQ  BX, R8
+	ADCQ  R12, R10
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R10, R12
+	SHRQ  $0x02, R10
+	ANDQ  $0x03, R12
+	LEAQ  (R10)(R10*4), R10
+	ADDQ  R10, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R12
+	ADDQ  $0x10, R14
+	DECQ  R15
+	JNZ   small3p_blocks
+
+	// tag = (h mod 2^130-5) + s mod 2^128: h < 2p here, so subtract p once
+	// if that does not borrow (CMOV: no branch on h).
+	MOVQ    R8, AX
+	MOVQ    R9, BX
+	MOVQ    R12, CX
+	SUBQ    $-5, AX
+	SBBQ    $-1, BX
+	SBBQ    $0x03, CX
+	CMOVQCC AX, R8
+	CMOVQCC BX, R9
+	ADDQ    16(SP), R8
+	ADCQ    24(SP), R9
+	MOVQ    tag+104(FP), AX
+	MOVQ    open+112(FP), BX
+	TESTQ   BX, BX
+	JNZ     small3p_verify
+	MOVQ    R8, (AX)
+	MOVQ    R9, 8(AX)
+	JMP     small3p_store
+
+small3p_verify:
+	XORQ (AX), R8
+	XORQ 8(AX), R9
+	ORQ  R8, R9
+	MOVQ $0x00000000, BX
+	JNZ  small3p_done
+
+small3p_store:
+	VMOVDQU8 Z6, K1, (DI)
+	MOVQ     src_len+64(FP), CX
+	CMPQ     CX, $0x40
+	JBE      small3p_stored
+	VMOVDQU8 Z29, K4, 64(DI)
+	VMOVDQU8 Z31, K5, 128(DI)
+
+small3p_stored:
+	MOVQ $0x00000001, BX
+
+small3p_done:
+	MOVQ BX, ok+120(FP)
+
+	// Clear s from the frame.
+	XORL AX, AX
+	MOVQ AX, 16(SP)
+	MOVQ AX, 24(SP)
+
+	// Clear the vector registers: Y0-Y15 (clearY0Y15) and, after a second row
+	// set, the EVEX ones it used (Z16 holds only ad).
+	MOVQ   src_len+64(FP), CX
+	CMPQ   CX, $0x40
+	JBE    small3p_clear
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
+	VPXORD Z24, Z24, Z24
+	VPXORD Z25, Z25, Z25
+	VPXORD Z26, Z26, Z26
+	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
+	VPXORD Z29, Z29, Z29
+	VPXORD Z30, Z30, Z30
+	VPXORD Z31, Z31, Z31
+
+small3p_clear:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VPXOR Y9, Y9, Y9
+	VPXOR Y10, Y10, Y10
+	VPXOR Y11, Y11, Y11
+	VPXOR Y12, Y12, Y12
+	VPXOR Y13, Y13, Y13
+	VPXOR Y14, Y14, Y14
+	VPXOR Y15, Y15, Y15
+	VZEROUPPER
+	RET
+
 // func aeadSmallAVX2(key *[32]byte, nonce []byte, blk *[192]byte, mac *[272]byte, adLen int, n int, tag *[16]byte, open int) (ok int)
 // Requires: AVX, AVX2, BMI2, CMOV
 TEXT ·aeadSmallAVX2(SB), NOSPLIT, $16-88

@@ -17,17 +17,17 @@ import (
 // refuses a flipped tag bit, ciphertext bit or additional data bit without
 // writing anything.
 func TestSmallAEAD(t *testing.T) {
-	for _, avx512 := range []bool{true, false} {
-		t.Run(map[bool]string{true: "AVX512", false: "AVX2"}[avx512], func(t *testing.T) {
-			if !SmallAEADAvailable(avx512) {
+	for _, k := range smallKernels {
+		t.Run(smallKernelName[k], func(t *testing.T) {
+			if !SmallAEADAvailable(k) {
 				t.Skip("this CPU cannot run the kernel")
 			}
-			testSmallAEAD(t, avx512)
+			testSmallAEAD(t, k)
 		})
 	}
 }
 
-func testSmallAEAD(t *testing.T, avx512 bool) {
+func testSmallAEAD(t *testing.T, k Kernel) {
 	r := rand.New(rand.NewPCG(3, 4))
 	rnd := func(n int) []byte {
 		b := make([]byte, n)
@@ -37,17 +37,17 @@ func testSmallAEAD(t *testing.T, avx512 bool) {
 		return b
 	}
 	adLens := []int{0, 1, 12, 13, 15, 16, 17, 31, 32, 33, 47, 48, 49, SmallADMax - 1, SmallADMax}
-	for k := 0; k < 4; k++ {
+	for j := 0; j < 4; j++ {
 		// ChaCha20-Poly1305, then XChaCha20-Poly1305 (24-byte nonces).
 		key, nonce := (*[32]byte)(rnd(32)), rnd(12)
 		ref, _ := chacha20poly1305.New(key[:])
-		if k%2 == 1 {
+		if j%2 == 1 {
 			nonce = rnd(24)
 			ref, _ = chacha20poly1305.NewX(key[:])
 		}
 		for n := 0; n <= SmallMax; n++ {
 			for i, adLen := range adLens {
-				off := (n + i + k) % 8
+				off := (n + i + j) % 8
 				src := rnd(off + n + 64)
 				msg := src[off : off+n]
 				ad := rnd(adLen)
@@ -56,7 +56,7 @@ func testSmallAEAD(t *testing.T, avx512 bool) {
 
 				dst := bytes.Repeat([]byte{0xa5}, n+64)
 				var tag [16]byte
-				SealSmall(avx512, key, nonce, &tag, dst[:n], msg, ad)
+				SealSmall(k, key, nonce, &tag, dst[:n], msg, ad)
 				if !bytes.Equal(dst[:n], wantCT) || tag != wantTag {
 					t.Fatalf("n=%d, ad=%d: SealSmall differs from x/crypto", n, adLen)
 				}
@@ -64,41 +64,41 @@ func testSmallAEAD(t *testing.T, avx512 bool) {
 					t.Fatalf("n=%d: SealSmall wrote past the message", n)
 				}
 				inPlace := append([]byte(nil), msg...)
-				SealSmall(avx512, key, nonce, &tag, inPlace, inPlace, ad)
+				SealSmall(k, key, nonce, &tag, inPlace, inPlace, ad)
 				if !bytes.Equal(inPlace, wantCT) || tag != wantTag {
 					t.Fatalf("n=%d, ad=%d: SealSmall in place differs", n, adLen)
 				}
 
 				pt := bytes.Repeat([]byte{0x5a}, n+64)
-				if !OpenSmall(avx512, key, nonce, pt[:n], wantCT, &wantTag, ad) {
+				if !OpenSmall(k, key, nonce, pt[:n], wantCT, &wantTag, ad) {
 					t.Fatalf("n=%d, ad=%d: OpenSmall refuses x/crypto's tag", n, adLen)
 				}
 				if !bytes.Equal(pt[:n], msg) || bytes.Count(pt[n:], []byte{0x5a}) != 64 {
 					t.Fatalf("n=%d, ad=%d: OpenSmall's plaintext differs or it wrote past it", n, adLen)
 				}
 				inPlace = append(inPlace[:0], wantCT...)
-				if !OpenSmall(avx512, key, nonce, inPlace, inPlace, &wantTag, ad) || !bytes.Equal(inPlace, msg) {
+				if !OpenSmall(k, key, nonce, inPlace, inPlace, &wantTag, ad) || !bytes.Equal(inPlace, msg) {
 					t.Fatalf("n=%d, ad=%d: OpenSmall in place fails", n, adLen)
 				}
 				for bit := 0; bit < 128; bit += 1 + n%7 {
 					bad := wantTag
 					bad[bit/8] ^= 1 << (bit % 8)
 					out := bytes.Repeat([]byte{0x5a}, n)
-					if OpenSmall(avx512, key, nonce, out, wantCT, &bad, ad) || bytes.Count(out, []byte{0x5a}) != n {
+					if OpenSmall(k, key, nonce, out, wantCT, &bad, ad) || bytes.Count(out, []byte{0x5a}) != n {
 						t.Fatalf("n=%d: OpenSmall accepts a tag with bit %d flipped, or writes", n, bit)
 					}
 				}
 				if n > 0 {
 					badCT := append([]byte(nil), wantCT...)
 					badCT[(n*5)%n] ^= 0x80
-					if OpenSmall(avx512, key, nonce, make([]byte, n), badCT, &wantTag, ad) {
+					if OpenSmall(k, key, nonce, make([]byte, n), badCT, &wantTag, ad) {
 						t.Fatalf("n=%d: OpenSmall accepts a changed ciphertext", n)
 					}
 				}
 				if adLen > 0 {
 					badAD := append([]byte(nil), ad...)
 					badAD[adLen-1] ^= 1
-					if OpenSmall(avx512, key, nonce, make([]byte, n), wantCT, &wantTag, badAD) {
+					if OpenSmall(k, key, nonce, make([]byte, n), wantCT, &wantTag, badAD) {
 						t.Fatalf("n=%d: OpenSmall accepts changed additional data", n)
 					}
 				}
@@ -107,19 +107,21 @@ func testSmallAEAD(t *testing.T, avx512 bool) {
 	}
 }
 
+var smallKernelName = map[Kernel]string{SmallAVX512: "AVX512", SmallProldAVX512: "ProldAVX512", SmallAVX2: "AVX2"}
+
 func TestSmallAEADAllocs(t *testing.T) {
 	var key [32]byte
 	var tag [16]byte
 	nonce, msg, ad := make([]byte, 24), make([]byte, 64), make([]byte, 13)
-	for _, avx512 := range []bool{true, false} {
-		if !SmallAEADAvailable(avx512) {
+	for _, k := range smallKernels {
+		if !SmallAEADAvailable(k) {
 			continue
 		}
 		if a := testing.AllocsPerRun(100, func() {
-			SealSmall(avx512, &key, nonce[:12], &tag, msg, msg, ad)
-			OpenSmall(avx512, &key, nonce, msg, msg, &tag, ad)
+			SealSmall(k, &key, nonce[:12], &tag, msg, msg, ad)
+			OpenSmall(k, &key, nonce, msg, msg, &tag, ad)
 		}); a != 0 {
-			t.Errorf("avx512=%v: %v allocations per run", avx512, a)
+			t.Errorf("%s: %v allocations per run", smallKernelName[k], a)
 		}
 	}
 }

@@ -138,6 +138,12 @@ type X86AEAD struct {
 	// bytes, their limit, where they win; 64 where the separate passes
 	// win from 65 bytes on.
 	SmallMax int
+
+	// Prold selects the small kernels whose rounds rotate with VPROLD
+	// (aeadasm.SmallProldAVX512) over the ones that rotate with two shifts
+	// and a VPTERNLOGD off the chain, which win only where VPROLD takes two
+	// cycles (AMD Zen 5).
+	Prold bool
 }
 
 // X86AEADFor returns the AEAD routing of core c. Only measured cores have
@@ -146,7 +152,7 @@ type X86AEAD struct {
 func X86AEADFor(c X86Core) X86AEAD {
 	switch c {
 	case IntelSapphireRapids:
-		return X86AEAD{SmallMax: 64}
+		return X86AEAD{SmallMax: 64, Prold: true}
 	}
 	return X86AEAD{SmallMax: 192}
 }

@@ -79,14 +79,14 @@ func TestReadX86(t *testing.T) {
 // TestX86AEADFor names the routing of every core in the table: the measured
 // ones their own, the rest the default.
 func TestX86AEADFor(t *testing.T) {
-	want := map[X86Core]int{IntelSapphireRapids: 64}
+	want := map[X86Core]X86AEAD{IntelSapphireRapids: {SmallMax: 64, Prold: true}}
 	for c := X86Unknown; c <= AMDZen5; c++ {
 		w, ok := want[c]
 		if !ok {
-			w = 192
+			w = X86AEAD{SmallMax: 192}
 		}
-		if got := X86AEADFor(c).SmallMax; got != w {
-			t.Errorf("%v: SmallMax %d, want %d", c, got, w)
+		if got := X86AEADFor(c); got != w {
+			t.Errorf("%v: %+v, want %+v", c, got, w)
 		}
 	}
 }
