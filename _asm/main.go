@@ -116,6 +116,7 @@ var families = map[string]func(){
 	"stitched": func() {
 		constants("sigma", "iota16", "rol16", "rol8")
 		genStitched()
+		genStitchedIFMA()
 		genStitchedAVX2()
 	},
 }
@@ -565,6 +566,24 @@ func vecColumn0() {
 	VPADDD(Z12, Z8, Z8)
 	VPXORD(Z8, Z4, Z4)
 	VPROLD(U8(7), Z4, Z4)
+}
+
+// loadStateZ16 broadcasts the State at rState to the 16 lanes of a
+// transposed zmm batch, word w in Zw, lane i's counter s.Counter+i.
+func loadStateZ16() {
+	for w := 0; w < 16; w++ {
+		switch {
+		case w < 4:
+			VPBROADCASTD(sigma.Offset(4*w), zreg(w))
+		case w < 12:
+			VPBROADCASTD(mem(rState, offKey+4*(w-4)), zreg(w))
+		case w == 12:
+			VPBROADCASTD(mem(rState, offCounter), Z12)
+			VPADDD(iota16, Z12, Z12)
+		default:
+			VPBROADCASTD(mem(rState, offNonce+4*(w-13)), zreg(w))
+		}
+	}
 }
 
 // addInputZ16 adds the input state (the State at rState, lane i's counter

@@ -277,20 +277,8 @@ func genMidAVX512Variant(v midVariant) {
 
 	Comment("The IFMA powers of r (poly1305_ifma.go's ifmaPowers) into the frame: r^8 in",
 		"every lane, and the lane powers [r^8, r^4, r^7, r^3, r^6, r^2, r^5, r^1].")
-	{
-		MOVQ(U64(ifmaMask44), RAX)
-		VPBROADCASTQ(RAX, zMask44)
-		MOVQ(U64(ifmaMask42), RAX)
-		VPBROADCASTQ(RAX, zMask42)
-		rA := [3]GPPhysical{R8, R9, R10}
-		XORL(R10L, R10L)
-		ifmaTo44(rA, RAX, RCX)
-		ifmaPowers(rA) // in the registers of blocksIFMA: Z3-Z12 out, Z16-Z30 scratch
-		for i := 0; i < 5; i++ {
-			VMOVDQU64(zR8[i], vec(f.r8, i))
-			VMOVDQU64(zV[i], vec(f.pw, i))
-		}
-	}
+	XORL(R10L, R10L)
+	ifmaPowersTo([3]GPPhysical{R8, R9, R10}, f.r8, f.pw)
 
 	Comment("The padded additional data, one block at a time from h = 0 (the",
 		"scalar step of stitched.go), while the vector units compute the powers.")
@@ -342,12 +330,7 @@ func genMidAVX512Variant(v midVariant) {
 	for i := 0; i < 3; i++ {
 		VMOVQ(hA[i], zH[i].AsX())
 	}
-	MOVQ(U64(ifmaMask44), RAX)
-	VPBROADCASTQ(RAX, g.m44)
-	MOVQ(U64(ifmaMask42), RAX)
-	VPBROADCASTQ(RAX, g.m42)
-	MOVQ(U64(1<<40), RAX)
-	VPBROADCASTQ(RAX, g.hibit)
+	g.constants()
 
 	rMac := R8
 	r8 := [5]Op{vec(f.r8, 0), vec(f.r8, 1), vec(f.r8, 2), vec(f.r8, 3), vec(f.r8, 4)}
@@ -852,19 +835,7 @@ func midVL8(f midFrame, mac []func(), open func(string)) {
 // since the accumulator and masks stay live for a Seal's last steps.
 func midZ16(f midFrame, mac []func(), open func(string)) {
 	z := zreg
-	for w := 0; w < 16; w++ {
-		switch {
-		case w < 4:
-			VPBROADCASTD(sigma.Offset(4*w), z(w))
-		case w < 12:
-			VPBROADCASTD(mem(rState, offKey+4*(w-4)), z(w))
-		case w == 12:
-			VPBROADCASTD(mem(rState, offCounter), Z12)
-			VPADDD(iota16, Z12, Z12)
-		default:
-			VPBROADCASTD(mem(rState, offNonce+4*(w-13)), z(w))
-		}
-	}
+	loadStateZ16()
 	var vops []func()
 	for i := 0; i < 10; i++ {
 		vops = append(vops, zmmDROps()...)

@@ -134,6 +134,23 @@ func ifmaPowers(rA [3]GPPhysical) {
 	times20(zR8[2], zR8[4], zT)
 }
 
+// ifmaPowersTo computes the IFMA powers of r (rA: r in 64-bit limbs, r2 =
+// 0; clobbered) with ifmaPowers and stores r^8 in every lane to r8 and the
+// lane powers to pw, five 64-byte vectors each, for the kernels that read
+// them from memory. It uses RAX, RCX and the registers of ifmaPowers.
+func ifmaPowersTo(rA [3]GPPhysical, r8, pw Mem) {
+	MOVQ(U64(ifmaMask44), RAX)
+	VPBROADCASTQ(RAX, zMask44)
+	MOVQ(U64(ifmaMask42), RAX)
+	VPBROADCASTQ(RAX, zMask42)
+	ifmaTo44(rA, RAX, RCX)
+	ifmaPowers(rA) // Z3-Z12 out, Z16-Z30 scratch
+	for i := 0; i < 5; i++ {
+		VMOVDQU64(zR8[i], r8.Offset(64*i))
+		VMOVDQU64(zV[i], pw.Offset(64*i))
+	}
+}
+
 // ifmaRegs names the registers of one use of the IFMA code.
 type ifmaRegs struct {
 	d        [6]VecPhysical // column sums lo, hi
@@ -141,6 +158,17 @@ type ifmaRegs struct {
 	l        [3]VecPhysical // message limbs (absorb)
 	m44, m42 VecPhysical    // masks
 	hibit    VecPhysical    // 1 << 40 in every lane: the 2^128 bit in limb 2
+}
+
+// constants loads g's masks and 2^128 bit into their registers (RAX is
+// scratch).
+func (g ifmaRegs) constants() {
+	MOVQ(U64(ifmaMask44), RAX)
+	VPBROADCASTQ(RAX, g.m44)
+	MOVQ(U64(ifmaMask42), RAX)
+	VPBROADCASTQ(RAX, g.m42)
+	MOVQ(U64(1<<40), RAX)
+	VPBROADCASTQ(RAX, g.hibit)
 }
 
 // ifmaMulReduceOps returns the operations of out = a·b mod 2^130-5 lane by lane

@@ -96,3 +96,93 @@ func TestSmallMaxRoutes(t *testing.T) {
 		}
 	}
 }
+
+// TestStitchedIFMARoutes runs Seal and Open of long messages against
+// x/crypto with either stitched loop (the MAC on the integer units or in
+// IFMA lanes), so that the route of every core is tested on every CPU with
+// IFMA: results, in-place use, and a forged message's zeroed dst.
+func TestStitchedIFMARoutes(t *testing.T) {
+	if !aeadasm.Available().Has(aeadasm.StitchedIFMA) {
+		t.Skip("no IFMA stitched loop on this CPU")
+	}
+	defer func(v bool, m int) { stitchedIFMA, ifmaLoopMin = v, m }(stitchedIFMA, ifmaLoopMin)
+	ifmaLoopMin = 0
+	key := make([]byte, KeySize)
+	for i := range key {
+		key[i] = byte(i * 5)
+	}
+	ours, _ := New(key)
+	ref, _ := xcp.New(key)
+	nonce := make([]byte, NonceSize)
+	for _, ifma := range []bool{false, true} {
+		stitchedIFMA = ifma
+		for _, n := range []int{1024, 1040, 2047, 2048, 2049, 3000, 3072, 4096 + 17, 8192 + 1023, 16384, 16384 + 5} {
+			for _, adLen := range []int{0, 13, 100} {
+				if k := pick(n, adLen, false, false); n >= 2048 && (k == aeadasm.StitchedIFMA) != ifma {
+					t.Fatalf("n=%d: stitchedIFMA %v routes to kernel %d", n, ifma, k)
+				}
+				ad := make([]byte, adLen)
+				pt := make([]byte, n)
+				for i := range pt {
+					pt[i] = byte(n + i*3)
+				}
+				nonce[0], nonce[1] = byte(n), byte(adLen)
+				want := ref.Seal(nil, nonce, pt, ad)
+				buf := append(bytes.Clone(pt), make([]byte, Overhead)...)
+				got := ours.Seal(buf[:0], nonce, buf[:n], ad)
+				if !bytes.Equal(got, want) {
+					t.Fatalf("ifma %v, n=%d, ad=%d: Seal in place differs from x/crypto", ifma, n, adLen)
+				}
+				if p, err := ours.Open(got[:0], nonce, got, ad); err != nil || !bytes.Equal(p, pt) {
+					t.Fatalf("ifma %v, n=%d: Open in place: %v", ifma, n, err)
+				}
+				bad := bytes.Clone(want)
+				bad[n/2] ^= 4
+				dst := bytes.Repeat([]byte{0xaa}, n)
+				if _, err := ours.Open(dst[:0], nonce, bad, ad); err == nil || !bytes.Equal(dst, make([]byte, n)) {
+					t.Fatalf("ifma %v, n=%d: forged Open: %v, dst not zeroed", ifma, n, err)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkStitchedIFMA measures the choice X86AEADFor makes per core for
+// long messages: Seal and Open through the stitched loop with the MAC on
+// the integer units ("loop=integer") or in IFMA lanes ("loop=ifma"), with
+// 13 bytes of additional data.
+func BenchmarkStitchedIFMA(b *testing.B) {
+	if !aeadasm.Available().Has(aeadasm.StitchedIFMA) {
+		b.Skip("no IFMA stitched loop on this CPU")
+	}
+	a, _ := New(make([]byte, KeySize))
+	nonce := make([]byte, NonceSize)
+	ad := make([]byte, 13)
+	defer func(v bool) { stitchedIFMA = v }(stitchedIFMA)
+	defer func(m int) { ifmaLoopMin = m }(ifmaLoopMin)
+	ifmaLoopMin = 0
+	for _, size := range []int{2048, 4096, 8192, 16384} {
+		pt := make([]byte, size)
+		ct := a.Seal(nil, nonce, pt, ad)
+		dst := make([]byte, size+Overhead)
+		for _, ifma := range []bool{false, true} {
+			name := map[bool]string{false: "integer", true: "ifma"}[ifma]
+			b.Run("op=Seal/loop="+name+"/size="+itoa(size), func(b *testing.B) {
+				stitchedIFMA = ifma
+				b.SetBytes(int64(size))
+				for b.Loop() {
+					a.Seal(dst[:0], nonce, pt, ad)
+				}
+			})
+			b.Run("op=Open/loop="+name+"/size="+itoa(size), func(b *testing.B) {
+				stitchedIFMA = ifma
+				b.SetBytes(int64(size))
+				for b.Loop() {
+					if _, err := a.Open(dst[:0], nonce, ct, ad); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

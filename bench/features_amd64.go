@@ -31,7 +31,8 @@ func cpuDetails() map[string]string {
 	return map[string]string{
 		"cpuid": fmt.Sprintf("%s family %#x model %#x stepping %d, AMX %v", x.Vendor, x.Family, x.Model, x.Stepping, x.AMX),
 		"core":  c.String(),
-		"route": fmt.Sprintf("AEAD small kernels up to %d bytes with %s rounds, the short path above (the core's row of internal/cpuid's X86AEADFor)",
-			r.SmallMax, map[bool]string{false: "shift-pair rotation", true: "VPROLD"}[r.Prold]),
+		"route": fmt.Sprintf("AEAD small kernels up to %d bytes with %s rounds, the short path above; long messages: the stitched loop with the MAC %s (the core's row of internal/cpuid's X86AEADFor)",
+			r.SmallMax, map[bool]string{false: "shift-pair rotation", true: "VPROLD"}[r.Prold],
+			map[bool]string{false: "on the integer units", true: "in IFMA lanes from 8 KiB"}[r.LoopIFMA]),
 	}
 }

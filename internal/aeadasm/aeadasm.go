@@ -20,8 +20,9 @@
 //   - mid-size AVX-512 (mid_avx512_amd64.go): [MidAVX512Min] to
 //     [MidAVX512Max] bytes in two batches, the MAC in IFMA lanes;
 //   - stitched (stitched_amd64.go): whole [Batch]-byte batches of 16 blocks
-//     (AVX-512) or twice 8 (AVX2) with the MAC on the integer units, for
-//     long messages.
+//     (AVX-512) or twice 8 (AVX2) with the MAC on the integer units, or
+//     ([StitchedIFMA], for the cores the route picks it for) 16 blocks with
+//     the MAC in AVX-512 IFMA lanes, for long messages.
 //
 // The Opens of the small family compare the tag before they write anything.
 // Those of the other three, and arm64's, write (part of) the plaintext in
@@ -42,6 +43,7 @@ const (
 	MidAVX512
 	MidAVX2
 	StitchedAVX512
+	StitchedIFMA // StitchedAVX512's keystream with the MAC in IFMA lanes
 	StitchedAVX2
 	NEONStitched // arm64
 )

@@ -56,6 +56,9 @@ func Available() Set {
 			}
 		}
 	}
+	if useAVX512 && hasIFMA {
+		s |= 1 << StitchedIFMA
+	}
 	if useAVX2 {
 		s |= 1<<StitchedAVX2 | 1<<MidAVX2
 	}
@@ -86,8 +89,8 @@ func Seal(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]b
 		sealMidAVX512(&s, dst, src, ad, tag)
 	case MidAVX2:
 		sealMidAVX2(&s, dst, src, ad, tag)
-	case StitchedAVX512, StitchedAVX2:
-		sealStitched(k == StitchedAVX512, &s, dst, src, ad, tag)
+	case StitchedAVX512, StitchedIFMA, StitchedAVX2:
+		sealStitched(k, &s, dst, src, ad, tag)
 	default:
 		panic("chacha20poly1305: internal error: unknown AEAD kernel")
 	}
@@ -114,8 +117,8 @@ func Open(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]b
 			ok = openMidAVX512(&s, dst, src, ad, tag)
 		case MidAVX2:
 			ok = openMidAVX2(&s, dst, src, ad, tag)
-		case StitchedAVX512, StitchedAVX2:
-			ok = openStitched(k == StitchedAVX512, &s, dst, src, ad, tag)
+		case StitchedAVX512, StitchedIFMA, StitchedAVX2:
+			ok = openStitched(k, &s, dst, src, ad, tag)
 		default:
 			panic("chacha20poly1305: internal error: unknown AEAD kernel")
 		}

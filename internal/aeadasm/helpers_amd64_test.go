@@ -75,7 +75,7 @@ func runMidAVX512(s *State, dst, src, ad []byte, tag *[16]byte, open bool) bool 
 
 // XORAndMAC runs a stitched loop: with lag, as a Seal (skip the MAC in
 // the first batch).
-func XORAndMAC(avx512 bool, s *State, dst, src, mac []byte, lag bool, h *[3]uint64, r *[2]uint64) {
+func XORAndMAC(k Kernel, s *State, dst, src, mac []byte, lag bool, h *[3]uint64, r *[2]uint64) {
 	skip := 0
 	if lag {
 		skip = 1
@@ -83,9 +83,12 @@ func XORAndMAC(avx512 bool, s *State, dst, src, mac []byte, lag bool, h *[3]uint
 	if len(src)%Batch != 0 || len(dst) < len(src) || len(mac) != len(src)-skip*Batch {
 		panic("chacha20: internal error: wrong dst, src and/or mac length")
 	}
-	if avx512 {
+	switch k {
+	case StitchedAVX512:
 		xorMACAVX512(s, dst[:len(src)], src, mac, skip, h, r)
-	} else {
+	case StitchedIFMA:
+		xorMACIFMA(s, dst[:len(src)], src, mac, skip, h, r)
+	default:
 		xorMACAVX2(s, dst[:len(src)], src, mac, skip, h, r)
 	}
 }

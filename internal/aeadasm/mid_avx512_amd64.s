@@ -776,11 +776,11 @@ mid_rounds17:
 
 	// The IFMA powers of r (poly1305_ifma.go's ifmaPowers) into the frame: r^8 in
 	// every lane, and the lane powers [r^8, r^4, r^7, r^3, r^6, r^2, r^5, r^1].
+	XORL         R10, R10
 	MOVQ         $0x00000fffffffffff, AX
 	VPBROADCASTQ AX, Z13
 	MOVQ         $0x000003ffffffffff, AX
 	VPBROADCASTQ AX, Z14
-	XORL         R10, R10
 	MOVQ         $0x00000fffffffffff, AX
 	SHLQ         $0x28, R10
 	MOVQ         R9, CX
@@ -12831,11 +12831,11 @@ mids_batch1_done:
 
 	// The IFMA powers of r (poly1305_ifma.go's ifmaPowers) into the frame: r^8 in
 	// every lane, and the lane powers [r^8, r^4, r^7, r^3, r^6, r^2, r^5, r^1].
+	XORL         R10, R10
 	MOVQ         $0x00000fffffffffff, AX
 	VPBROADCASTQ AX, Z13
 	MOVQ         $0x000003ffffffffff, AX
 	VPBROADCASTQ AX, Z14
-	XORL         R10, R10
 	MOVQ         $0x00000fffffffffff, AX
 	SHLQ         $0x28, R10
 	MOVQ         R9, CX

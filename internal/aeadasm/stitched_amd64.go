@@ -26,15 +26,26 @@ func xorMACAVX512(s *chacha20core.State, dst, src, mac []byte, skip int, h *[3]u
 //go:noescape
 func xorMACAVX2(s *chacha20core.State, dst, src, mac []byte, skip int, h *[3]uint64, r *[2]uint64)
 
-// xorAndMAC runs the loop of avx512 or AVX2 over the whole batches of src.
-func xorAndMAC(avx512 bool, s *chacha20core.State, p *poly1305.MAC, dst, src, mac []byte, skip int) {
+// xorMACIFMA is xorMACAVX512's keystream with the MAC in AVX-512 IFMA
+// lanes, merged into the double rounds (_asm/stitched_ifma.go); h[2] < 8
+// on return.
+//
+//go:noescape
+func xorMACIFMA(s *chacha20core.State, dst, src, mac []byte, skip int, h *[3]uint64, r *[2]uint64)
+
+// xorAndMAC runs the loop of kernel k (StitchedAVX512, StitchedIFMA or
+// StitchedAVX2) over the whole batches of src.
+func xorAndMAC(k Kernel, s *chacha20core.State, p *poly1305.MAC, dst, src, mac []byte, skip int) {
 	if len(src)%Batch != 0 || len(dst) < len(src) || len(mac) != len(src)-skip*Batch {
 		panic("chacha20poly1305: internal error: wrong dst, src and/or mac length")
 	}
 	h, r := p.Accumulator()
-	if avx512 {
+	switch k {
+	case StitchedAVX512:
 		xorMACAVX512(s, dst[:len(src)], src, mac, skip, h, r)
-	} else {
+	case StitchedIFMA:
+		xorMACIFMA(s, dst[:len(src)], src, mac, skip, h, r)
+	default:
 		xorMACAVX2(s, dst[:len(src)], src, mac, skip, h, r)
 	}
 }
@@ -43,14 +54,14 @@ func xorAndMAC(avx512 bool, s *chacha20core.State, p *poly1305.MAC, dst, src, ma
 // batch's keystream runs with the MAC of the ciphertext of the batch before
 // it (the first batch with none); the last batch's ciphertext and the tail
 // are MACed after, and the tail is encrypted by the engine.
-func sealStitched(avx512 bool, s *chacha20core.State, ciphertext, plaintext, ad []byte, tag *[16]byte) {
+func sealStitched(kern Kernel, s *chacha20core.State, ciphertext, plaintext, ad []byte, tag *[16]byte) {
 	k := len(plaintext) / Batch * Batch
 	if k < 2*Batch {
 		panic("chacha20poly1305: internal error: message too short for the stitched Seal")
 	}
 	var p poly1305.MAC
 	macInit(&p, s, ad)
-	xorAndMAC(avx512, s, &p, ciphertext[:k], plaintext[:k], ciphertext[:k-Batch], 1)
+	xorAndMAC(kern, s, &p, ciphertext[:k], plaintext[:k], ciphertext[:k-Batch], 1)
 	chacha20core.XORKeyStream(s, ciphertext[k:], plaintext[k:])
 	p.WritePadded(ciphertext[k-Batch:])
 	macFinish(tag, &p, len(ad), len(ciphertext))
@@ -61,7 +72,7 @@ func sealStitched(avx512 bool, s *chacha20core.State, ciphertext, plaintext, ad 
 // ciphertext block before it writes the plaintext over it, for an Open in
 // place), the tail is MACed, and only if the tag verifies is the tail
 // decrypted.
-func openStitched(avx512 bool, s *chacha20core.State, out, ciphertext, ad []byte, tag *[16]byte) bool {
+func openStitched(kern Kernel, s *chacha20core.State, out, ciphertext, ad []byte, tag *[16]byte) bool {
 	k := len(ciphertext) / Batch * Batch
 	if k == 0 {
 		panic("chacha20poly1305: internal error: message too short for the stitched Open")
@@ -71,6 +82,6 @@ func openStitched(avx512 bool, s *chacha20core.State, out, ciphertext, ad []byte
 	tg := *tag
 	var p poly1305.MAC
 	macInit(&p, s, ad)
-	xorAndMAC(avx512, s, &p, out[:k], ciphertext[:k], ciphertext[:k], 0)
+	xorAndMAC(kern, s, &p, out[:k], ciphertext[:k], ciphertext[:k], 0)
 	return openFinish(s, &p, out, ciphertext, k, len(ad), &tg)
 }

@@ -20,29 +20,31 @@ import (
 // the portable code: the keystream against xorBlocksGeneric, the MAC against
 // poly1305.MAC's Write (tags compared, since h is only partly reduced).
 
-// stitchedKernels lists the kernels: name (as registered in package aead),
-// whether this CPU runs it, and the avx512 argument of XORAndMAC.
+// stitchedKernels lists the kernels: name (the registered name of its
+// instruction set's toggle in package aead, plus the kernel's own for the
+// IFMA loop), whether this CPU runs it, and the kernel.
 var stitchedKernels = []struct {
 	name      string
 	available bool
-	avx512    bool
+	kernel    Kernel
 }{
-	{"AVX512Stitched", StitchedAVX512Available(), true},
-	{"AVX2Stitched", StitchedAVX2Available(), false},
+	{"AVX512Stitched", StitchedAVX512Available(), StitchedAVX512},
+	{"AVX512Stitched-IFMA", StitchedAVX512Available() && hasIFMA, StitchedIFMA},
+	{"AVX2Stitched", StitchedAVX2Available(), StitchedAVX2},
 }
 
 // eachStitched runs f for each kernel, skipping those this CPU lacks (a
 // failure in strict mode, unless CHACHAKIT_ABSENT names aead/Name).
-func eachStitched(t *testing.T, f func(t *testing.T, avx512 bool)) {
+func eachStitched(t *testing.T, f func(t *testing.T, k Kernel)) {
 	for _, k := range stitchedKernels {
 		t.Run(k.name, func(t *testing.T) {
 			if !k.available {
-				if cryptotest.Strict() && !slices.Contains(strings.Split(os.Getenv("CHACHAKIT_ABSENT"), ","), "aead/"+k.name) {
+				if cryptotest.Strict() && !slices.Contains(strings.Split(os.Getenv("CHACHAKIT_ABSENT"), ","), "aead/"+strings.TrimSuffix(k.name, "-IFMA")) {
 					t.Fatalf("%s is not available on this CPU, and CHACHAKIT_STRICT=1 expects it to run", k.name)
 				}
 				t.Skipf("%s is not available on this CPU", k.name)
 			}
-			f(t, k.avx512)
+			f(t, k.kernel)
 		})
 	}
 }
@@ -51,7 +53,7 @@ func eachStitched(t *testing.T, f func(t *testing.T, avx512 bool)) {
 // checks it against the portable code. mode: 0 = separate dst, src and mac;
 // 1 = in place (dst == src == mac, an Open in place); 2 = a Seal (lag: mac
 // is the start of dst, one batch shorter); 3 = a Seal in place.
-func stitchCase(t *testing.T, avx512 bool, r *rand.Rand, s0 State, key *[32]byte, prefix []byte, batches, off, mode int, fill byte) {
+func stitchCase(t *testing.T, k Kernel, r *rand.Rand, s0 State, key *[32]byte, prefix []byte, batches, off, mode int, fill byte) {
 	t.Helper()
 	n := batches * MACBatch
 	rnd := func(k int) []byte {
@@ -102,7 +104,7 @@ func stitchCase(t *testing.T, avx512 bool, r *rand.Rand, s0 State, key *[32]byte
 	pw.Write(wantMACIn)
 	h, rr := pg.Accumulator()
 	s := s0
-	XORAndMAC(avx512, &s, dst, src, mac, lag, h, rr)
+	XORAndMAC(k, &s, dst, src, mac, lag, h, rr)
 	if h[2] >= 8 {
 		t.Fatalf("h[2] = %d after the kernel", h[2])
 	}
@@ -148,14 +150,14 @@ func randKey(r *rand.Rand) *[32]byte {
 }
 
 func TestStitchedLengths(t *testing.T) {
-	eachStitched(t, func(t *testing.T, avx512 bool) {
+	eachStitched(t, func(t *testing.T, k Kernel) {
 		r := rand.New(rand.NewPCG(8, 1))
 		for batches := 1; batches <= 20; batches++ {
 			for off := 0; off <= 7; off++ {
 				for mode := 0; mode < 4; mode++ {
 					s := randState(r)
 					prefix := make([]byte, 16*r.IntN(40))
-					stitchCase(t, avx512, r, s, randKey(r), prefix, batches, off, mode, 0)
+					stitchCase(t, k, r, s, randKey(r), prefix, batches, off, mode, 0)
 				}
 			}
 		}
@@ -165,13 +167,13 @@ func TestStitchedLengths(t *testing.T) {
 // TestStitchedCounter: batches that end at or cross block 2^32-1 wrap the
 // per-lane counters modulo 2^32, as XORBlocks documents.
 func TestStitchedCounter(t *testing.T) {
-	eachStitched(t, func(t *testing.T, avx512 bool) {
+	eachStitched(t, func(t *testing.T, k Kernel) {
 		r := rand.New(rand.NewPCG(8, 2))
-		for _, k := range []int{1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 48, 64} {
+		for _, j := range []int{1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 48, 64} {
 			for _, batches := range []int{1, 2, 5} {
 				s := randState(r)
-				s.Counter = uint32(1<<32 - k)
-				stitchCase(t, avx512, r, s, randKey(r), nil, batches, k%8, k%4, 0)
+				s.Counter = uint32(1<<32 - j)
+				stitchCase(t, k, r, s, randKey(r), nil, batches, j%8, j%4, 0)
 			}
 		}
 	})
@@ -183,7 +185,7 @@ func TestStitchedEdges(t *testing.T) {
 	eachStitched(t, testStitchedEdges)
 }
 
-func testStitchedEdges(t *testing.T, avx512 bool) {
+func testStitchedEdges(t *testing.T, k Kernel) {
 	r := rand.New(rand.NewPCG(8, 3))
 	keys := []*[32]byte{new([32]byte), new([32]byte), new([32]byte), new([32]byte)}
 	for i := range keys[0] {
@@ -201,21 +203,21 @@ func testStitchedEdges(t *testing.T, avx512 bool) {
 		for _, fill := range []byte{0xff, 0x00, 0x80} {
 			for _, batches := range []int{1, 3, 8} {
 				prefix := bytes.Repeat([]byte{0xff}, 16*r.IntN(20))
-				stitchCase(t, avx512, r, randState(r), key, prefix, batches, 0, 0, fill)
-				stitchCase(t, avx512, r, randState(r), key, prefix, batches, 1, 1, fill)
-				stitchCase(t, avx512, r, randState(r), key, prefix, batches, 2, 2, fill)
+				stitchCase(t, k, r, randState(r), key, prefix, batches, 0, 0, fill)
+				stitchCase(t, k, r, randState(r), key, prefix, batches, 1, 1, fill)
+				stitchCase(t, k, r, randState(r), key, prefix, batches, 2, 2, fill)
 			}
 		}
 	}
 }
 
 func TestStitchedAllocs(t *testing.T) {
-	eachStitched(t, func(t *testing.T, avx512 bool) {
+	eachStitched(t, func(t *testing.T, k Kernel) {
 		var s State
 		var h [3]uint64
 		r := [2]uint64{0x0ffffffc0fffffff, 0x0ffffffc0ffffffc}
 		buf := make([]byte, 4096)
-		if n := testing.AllocsPerRun(10, func() { XORAndMAC(avx512, &s, buf, buf, buf, false, &h, &r) }); n != 0 {
+		if n := testing.AllocsPerRun(10, func() { XORAndMAC(k, &s, buf, buf, buf, false, &h, &r) }); n != 0 {
 			t.Errorf("XORAndMAC allocates %v times", n)
 		}
 	})
@@ -235,7 +237,7 @@ func BenchmarkStitched(b *testing.B) {
 				}
 				b.SetBytes(int64(size))
 				for b.Loop() {
-					XORAndMAC(k.avx512, &s, buf, buf, buf, false, &h, &r)
+					XORAndMAC(k.kernel, &s, buf, buf, buf, false, &h, &r)
 				}
 			})
 		}
@@ -276,7 +278,7 @@ func BenchmarkStitchedLag(b *testing.B) {
 			b.Run("kernel="+k.name+"/size="+itoa(size), func(b *testing.B) {
 				b.SetBytes(int64(size))
 				for b.Loop() {
-					XORAndMAC(k.avx512, &s, buf, buf, buf[:size-MACBatch], true, &h, &r)
+					XORAndMAC(k.kernel, &s, buf, buf, buf[:size-MACBatch], true, &h, &r)
 				}
 			})
 		}

@@ -144,6 +144,12 @@ type X86AEAD struct {
 	// and a VPTERNLOGD off the chain, which win only where VPROLD takes two
 	// cycles (AMD Zen 5).
 	Prold bool
+
+	// LoopIFMA selects the stitched loop with the MAC in AVX-512 IFMA lanes
+	// (aeadasm.StitchedIFMA) for long messages over the one with the MAC on
+	// the integer units, which on Intel's Golden Cove cores compete with
+	// the 512-bit vector work for its ports.
+	LoopIFMA bool
 }
 
 // X86AEADFor returns the AEAD routing of core c. Only measured cores have
@@ -152,7 +158,7 @@ type X86AEAD struct {
 func X86AEADFor(c X86Core) X86AEAD {
 	switch c {
 	case IntelSapphireRapids:
-		return X86AEAD{SmallMax: 64, Prold: true}
+		return X86AEAD{SmallMax: 64, Prold: true, LoopIFMA: true}
 	}
 	return X86AEAD{SmallMax: 192}
 }
