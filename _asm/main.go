@@ -104,6 +104,7 @@ var families = map[string]func(){
 	"chacha20": func() {
 		constants("sigma", "iota16", "rowLanes", "rowStep2", "rowStep1", "rol16", "rol8")
 		genAVX512()
+		genRowsProldAVX512()
 		genAVX2()
 		genSSSE3()
 		genHChaCha20s()
@@ -807,6 +808,26 @@ func hybridScalarStore(f avx512Frame, off int) {
 	}
 }
 
+// genRowsProldAVX512 emits xorRowsProldAVX512: xorBlocksAVX512's code for
+// one or two blocks (the ymm row set of rowAVX512) with VPROLD rotations,
+// for cores on which qrLowLatency's shifts compete for the shift ports
+// (see genSmallAVX512 in small.go).
+func genRowsProldAVX512() {
+	TEXT("xorRowsProldAVX512", NOSPLIT, signature)
+	Doc("xorRowsProldAVX512 XORs len(src)/64 keystream blocks, one or two, into dst",
+		"as xorBlocksAVX512 does, with VPROLD rotations.")
+	prologue()
+	vl := vecISA{name: "AVX512VL", width: 32, avx: true, vl: true, prold: true,
+		regs: [16]VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}}
+	vl.rowSetup()
+	vl.rowBody(1, "rowy", []quad{{Y0, Y1, Y2, Y3}}, []VecPhysical{Y13, Y14})
+	Label("tail_done")
+	ADDL(ECX, mem(rState, offCounter))
+	Label("ret")
+	VZEROUPPER()
+	RET()
+}
+
 // rowAVX512 emits the code for 1..8 blocks: the row layout with one ymm
 // register set (two blocks) for 1..2 blocks or one zmm set (four blocks) for
 // 3..4, and a transposed batch of 8 blocks in ymm registers for 5..8.
@@ -1000,6 +1021,7 @@ type vecISA struct {
 	regs  [16]VecPhysical
 	avx   bool
 	vl    bool // AVX-512VL: ymm rotations and VPTERNLOGD (row code only)
+	prold bool // with vl: VPROLD rotations (qrAVX512) instead of qrLowLatency's
 }
 
 // mov copies a register or loads/stores a (possibly unaligned) vector
@@ -1378,7 +1400,10 @@ func (v vecISA) rowBody(n int, name string, sets []quad, tmp []VecPhysical) {
 		return x(8 + j)
 	}
 	qr := func(qs []quad) { v.qr(qs, tmp) }
-	if v.vl {
+	switch {
+	case v.vl && v.prold:
+		qr = qrAVX512
+	case v.vl:
 		qr = func(qs []quad) { qrLowLatency(qs, [][2]VecPhysical{{tmp[0], tmp[1]}}) }
 	}
 	v.rowRounds(name, sets, in, qr)

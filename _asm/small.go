@@ -77,6 +77,7 @@ func genSmall() {
 // small kernels, for package chacha20core.
 func genHChaCha20s() {
 	genHChaCha20("AVX512", func() { qrLowLatency([]quad{{Y0, Y1, Y2, Y3}}, [][2]VecPhysical{{Y13, Y14}}) })
+	genHChaCha20("ProldAVX512", func() { qrAVX512([]quad{{Y0, Y1, Y2, Y3}}) })
 	v := vecISA{name: "AVX2", width: 32, avx: true}
 	genHChaCha20("AVX2", func() { v.qr([]quad{{Y0, Y1, Y2, Y3}}, []VecPhysical{Y13}) })
 }

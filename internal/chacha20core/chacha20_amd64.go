@@ -3,6 +3,7 @@
 package chacha20core
 
 import (
+	"github.com/chachakit/chachakit/internal/cpuid"
 	"github.com/chachakit/chachakit/internal/impl"
 	"golang.org/x/sys/cpu"
 )
@@ -35,6 +36,13 @@ func init() {
 //go:noescape
 func xorBlocksAVX512(s *State, dst, src []byte)
 
+// xorRowsProldAVX512 is xorBlocksAVX512 for one or two blocks (len(src) <
+// 192) with VPROLD rotations, for cores that rotate faster that way
+// (rowProld).
+//
+//go:noescape
+func xorRowsProldAVX512(s *State, dst, src []byte)
+
 //go:noescape
 func xorBlocksAVX2(s *State, dst, src []byte)
 
@@ -48,7 +56,9 @@ func xorBlocksSSSE3(s *State, dst, src []byte)
 // "row" layout, whose latency suits 64- to 512-byte messages). The
 // generator in _asm documents the layouts.
 func xorBlocks(s *State, dst, src []byte) {
-	if useAVX512 {
+	if useAVX512 && rowProld && len(src) < 3*BlockSize {
+		xorRowsProldAVX512(s, dst, src)
+	} else if useAVX512 {
 		xorBlocksAVX512(s, dst, src)
 	} else if useAVX2 {
 		xorBlocksAVX2(s, dst, src)
@@ -57,6 +67,16 @@ func xorBlocks(s *State, dst, src []byte) {
 	} else {
 		xorBlocksGeneric(s, dst, src)
 	}
+}
+
+// rowProld selects the row code with VPROLD rotations for one or two
+// blocks and for HChaCha20 on this core (internal/cpuid's X86ChaCha20For);
+// a variable for the tests.
+var rowProld = x86ChaCha20().RowProld
+
+func x86ChaCha20() cpuid.X86ChaCha20 {
+	x, _ := cpuid.ReadX86()
+	return cpuid.X86ChaCha20For(x.Core())
 }
 
 // DefaultPath reports whether the dispatcher runs the keystream path it

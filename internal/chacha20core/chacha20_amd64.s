@@ -1620,6 +1620,98 @@ ret:
 	VZEROUPPER
 	RET
 
+// func xorRowsProldAVX512(s *[12]uint32, dst []byte, src []byte)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·xorRowsProldAVX512(SB), NOSPLIT, $0-56
+	MOVQ           s+0(FP), AX
+	MOVQ           dst_base+8(FP), DI
+	MOVQ           src_base+32(FP), SI
+	MOVQ           src_len+40(FP), CX
+	SHRQ           $0x06, CX
+	JZ             ret
+	VBROADCASTI128 sigma<>+0(SB), Y8
+	VBROADCASTI128 (AX), Y9
+	VBROADCASTI128 16(AX), Y10
+	VBROADCASTI128 32(AX), Y11
+	VPADDD         rowLanes<>+0(SB), Y11, Y11
+	VMOVDQU        Y8, Y0
+	VMOVDQU        Y9, Y1
+	VMOVDQU        Y10, Y2
+	VMOVDQU        Y11, Y3
+	MOVQ           $0x0000000a, DX
+
+rowy_rounds:
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x10, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x0c, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x08, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x07, Y1, Y1
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x10, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x0c, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x08, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x07, Y1, Y1
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	DECQ    DX
+	JNZ     rowy_rounds
+	VPADDD  Y8, Y0, Y0
+	VPADDD  Y9, Y1, Y1
+	VPADDD  Y10, Y2, Y2
+	VPADDD  Y11, Y3, Y3
+	CMPQ    CX, $0x00000001
+	JNE     rowy_lanes
+	VPXOR   (SI), X0, X0
+	VMOVDQU X0, (DI)
+	VPXOR   16(SI), X1, X1
+	VMOVDQU X1, 16(DI)
+	VPXOR   32(SI), X2, X2
+	VMOVDQU X2, 32(DI)
+	VPXOR   48(SI), X3, X3
+	VMOVDQU X3, 48(DI)
+	JMP     tail_done
+
+rowy_lanes:
+	VPERM2I128 $0x20, Y1, Y0, Y13
+	VPERM2I128 $0x20, Y3, Y2, Y14
+	VPXOR      (SI), Y13, Y13
+	VPXOR      32(SI), Y14, Y14
+	VMOVDQU    Y13, (DI)
+	VMOVDQU    Y14, 32(DI)
+	CMPQ       CX, $0x00000001
+	JBE        tail_done
+	VPERM2I128 $0x31, Y1, Y0, Y13
+	VPERM2I128 $0x31, Y3, Y2, Y14
+	VPXOR      64(SI), Y13, Y13
+	VPXOR      96(SI), Y14, Y14
+	VMOVDQU    Y13, 64(DI)
+	VMOVDQU    Y14, 96(DI)
+
+tail_done:
+	ADDL CX, 32(AX)
+
+ret:
+	VZEROUPPER
+	RET
+
 // func xorBlocksAVX2(s *[12]uint32, dst []byte, src []byte)
 // Requires: AVX, AVX2
 TEXT ·xorBlocksAVX2(SB), $800-56
@@ -2999,6 +3091,76 @@ hchachaAVX512_rounds:
 	VPXOR      Y13, Y13, Y13
 	VPXOR      Y14, Y14, Y14
 	VPXOR      Y15, Y15, Y15
+	VZEROUPPER
+	RET
+
+// func hChaCha20ProldAVX512(out *[32]byte, key *[32]byte, nonce *[16]byte)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·hChaCha20ProldAVX512(SB), NOSPLIT, $0-24
+	MOVQ           key+8(FP), AX
+	MOVQ           nonce+16(FP), BX
+	VBROADCASTI128 sigma<>+0(SB), Y8
+	VBROADCASTI128 (AX), Y9
+	VBROADCASTI128 16(AX), Y10
+	VBROADCASTI128 (BX), Y11
+	VMOVDQA        Y8, Y0
+	VMOVDQA        Y9, Y1
+	VMOVDQA        Y10, Y2
+	VMOVDQA        Y11, Y3
+	MOVL           $0x0000000a, R13
+
+hchachaProldAVX512_rounds:
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x10, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x0c, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x08, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x07, Y1, Y1
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x10, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x0c, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x08, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x07, Y1, Y1
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	DECL    R13
+	JNZ     hchachaProldAVX512_rounds
+	MOVQ    out+0(FP), AX
+	VMOVDQU X0, (AX)
+	VMOVDQU X3, 16(AX)
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y1, Y1, Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	VPXOR   Y4, Y4, Y4
+	VPXOR   Y5, Y5, Y5
+	VPXOR   Y6, Y6, Y6
+	VPXOR   Y7, Y7, Y7
+	VPXOR   Y8, Y8, Y8
+	VPXOR   Y9, Y9, Y9
+	VPXOR   Y10, Y10, Y10
+	VPXOR   Y11, Y11, Y11
+	VPXOR   Y12, Y12, Y12
+	VPXOR   Y13, Y13, Y13
+	VPXOR   Y14, Y14, Y14
+	VPXOR   Y15, Y15, Y15
 	VZEROUPPER
 	RET
 

@@ -8,6 +8,11 @@ package chacha20core
 //go:noescape
 func hChaCha20AVX512(out *[32]byte, key *[32]byte, nonce *[16]byte)
 
+// hChaCha20ProldAVX512 is the same with VPROLD rotations (rowProld).
+//
+//go:noescape
+func hChaCha20ProldAVX512(out *[32]byte, key *[32]byte, nonce *[16]byte)
+
 //go:noescape
 func hChaCha20AVX2(out *[32]byte, key *[32]byte, nonce *[16]byte)
 
@@ -15,6 +20,8 @@ func hChaCha20AVX2(out *[32]byte, key *[32]byte, nonce *[16]byte)
 // instructions while that path is on, and reports whether it did.
 func hChaCha20Asm(out *[32]byte, key *[32]byte, nonce *[16]byte) bool {
 	switch {
+	case useAVX512 && rowProld:
+		hChaCha20ProldAVX512(out, key, nonce)
 	case useAVX512:
 		hChaCha20AVX512(out, key, nonce)
 	case useAVX2:

@@ -18,6 +18,7 @@ func TestHChaCha20Asm(t *testing.T) {
 		f    func(out, key *[32]byte, nonce *[16]byte)
 	}{
 		{"AVX512", avx512CPU, hChaCha20AVX512},
+		{"ProldAVX512", avx512CPU, hChaCha20ProldAVX512},
 		{"AVX2", avx2CPU, hChaCha20AVX2},
 	} {
 		if !k.on {

@@ -152,6 +152,21 @@ type X86AEAD struct {
 	LoopIFMA bool
 }
 
+// X86ChaCha20 is how the amd64 ChaCha20 keystream differs between cores
+// (internal/chacha20core reads it once).
+type X86ChaCha20 struct {
+	// RowProld selects, for one or two blocks and for HChaCha20, the row
+	// code that rotates with VPROLD over the one that rotates with two
+	// shifts and a VPTERNLOGD: the same property of the core as
+	// X86AEAD.Prold, which it follows.
+	RowProld bool
+}
+
+// X86ChaCha20For returns the keystream routing of core c.
+func X86ChaCha20For(c X86Core) X86ChaCha20 {
+	return X86ChaCha20{RowProld: X86AEADFor(c).Prold}
+}
+
 // X86AEADFor returns the AEAD routing of core c. Only measured cores have
 // rows; every other core keeps the routing measured on Zen 5, where the
 // kernels were written (bench/README.md has the measurements per CPU).

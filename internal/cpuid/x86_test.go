@@ -88,5 +88,8 @@ func TestX86AEADFor(t *testing.T) {
 		if got := X86AEADFor(c); got != w {
 			t.Errorf("%v: %+v, want %+v", c, got, w)
 		}
+		if got := X86ChaCha20For(c); got.RowProld != w.Prold {
+			t.Errorf("%v: X86ChaCha20For %+v, want RowProld %v", c, got, w.Prold)
+		}
 	}
 }
