@@ -19,8 +19,9 @@
 // (registered as aead/AVX512Stitched and aead/AVX2Stitched) the mid-size
 // and stitched kernels of internal/aeadasm, for the lengths the route table
 // in route_amd64.go gives them, and on arm64 the stitched loop
-// (aead/NEONStitched) for the whole 384-byte batches of ciphertexts longer
-// than 448 bytes (route_arm64.go). They zero the plaintext they wrote
+// (aead/NEONStitched, or aead/SVE2Stitched with SVE2's rotations) for the
+// whole 384-byte batches of ciphertexts longer than 448 bytes
+// (route_arm64.go). They zero the plaintext they wrote
 // before Open returns a forged message's error, so no plaintext of a forged
 // message is left in dst. On amd64, messages of up to 192 bytes take a
 // kernel that compares the tag before it writes anything.

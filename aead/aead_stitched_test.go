@@ -117,7 +117,7 @@ func TestLongMessages(t *testing.T) {
 	})
 }
 
-// TestStitchedRuns: under the AVX512Stitched (or NEONStitched) subtest (strict mode fails it
+// TestStitchedRuns: under the AVX512Stitched (or NEONStitched, SVE2Stitched) subtest (strict mode fails it
 // where it is not available) the long paths do take the stitched loop,
 // unless another ChaCha20 or Poly1305 path was forced for the process, and
 // forcing another ChaCha20 or Poly1305 path switches it off.
@@ -237,5 +237,6 @@ func TestLongAllocs(t *testing.T) {
 
 // stitched reports whether k is a stitched loop.
 func stitched(k aeadasm.Kernel) bool {
-	return k == aeadasm.StitchedAVX512 || k == aeadasm.StitchedIFMA || k == aeadasm.StitchedAVX2 || k == aeadasm.NEONStitched
+	return k == aeadasm.StitchedAVX512 || k == aeadasm.StitchedIFMA || k == aeadasm.StitchedAVX2 ||
+		k == aeadasm.NEONStitched || k == aeadasm.SVE2Stitched
 }

@@ -14,47 +14,60 @@ import (
 )
 
 // TestExpectedAEAD checks the AEAD path the route picks by default against
-// CHACHAKIT_EXPECT (aead=NEONStitched or aead=Go per qemu CPU model, from
-// the core's MIDR_EL1).
+// CHACHAKIT_EXPECT (aead=SVE2Stitched, NEONStitched or Go per qemu CPU
+// model, from the core's MIDR_EL1 and SVE2).
 func TestExpectedAEAD(t *testing.T) {
 	cryptotest.CheckExpected(t, "aead")
 }
 
-// forceNEON forces the stitched loop for the test (on every CPU with
-// ASIMD, whatever its core's default).
-func forceNEON(t *testing.T) {
+// force forces the stitched loop name (NEONStitched: on every CPU with
+// ASIMD, whatever its core's default) for the test; it skips the test
+// where the CPU cannot run it (SVE2Stitched without SVE2), or fails it in
+// strict mode unless CHACHAKIT_ABSENT lists it.
+func force(t *testing.T, name string) {
 	t.Helper()
-	if !impl.Select("aead", "NEONStitched") {
-		t.Fatal("aead/NEONStitched cannot run here")
+	if !impl.Select("aead", name) {
+		if name == "NEONStitched" || cryptotest.Strict() && !cryptotest.AbsentAllowed("aead", name) {
+			t.Fatalf("aead/%s cannot run here", name)
+		}
+		t.Skipf("aead/%s cannot run here", name)
 	}
 	t.Cleanup(func() { impl.Reset("aead") })
 }
 
 func TestPickARM64(t *testing.T) {
-	forceNEON(t)
-	if defaultsForced() {
-		t.Skip("ChaCha20 or Poly1305 is forced for the process: the stitched loop is off")
-	}
-	for _, c := range []struct {
-		n    int
-		open bool
-		want aeadasm.Kernel
-	}{
-		{0, false, aeadasm.None},
-		{2*aeadasm.NEONBatch - 1, false, aeadasm.None},
-		{2 * aeadasm.NEONBatch, false, aeadasm.NEONStitched},
-		{16384, false, aeadasm.NEONStitched},
-		{shortMax, true, aeadasm.None},
-		{shortMax + 1, true, aeadasm.NEONStitched},
-		{16384, true, aeadasm.NEONStitched},
-	} {
-		if got := pick(c.n, 13, c.open, false); got != c.want {
-			t.Errorf("pick(%d, open %v) = %v, want %v", c.n, c.open, got, c.want)
-		}
-	}
-	impl.Select("aead", impl.Portable)
-	if pick(16384, 0, false, false) != aeadasm.None {
-		t.Error("aead=Go: the stitched loop still runs")
+	for _, l := range []struct {
+		name string
+		k    aeadasm.Kernel
+	}{{"NEONStitched", aeadasm.NEONStitched}, {"SVE2Stitched", aeadasm.SVE2Stitched}} {
+		name, k := l.name, l.k
+		t.Run(name, func(t *testing.T) {
+			force(t, name)
+			if defaultsForced() {
+				t.Skip("ChaCha20 or Poly1305 is forced for the process: the stitched loop is off")
+			}
+			for _, c := range []struct {
+				n    int
+				open bool
+				want aeadasm.Kernel
+			}{
+				{0, false, aeadasm.None},
+				{2*aeadasm.NEONBatch - 1, false, aeadasm.None},
+				{2 * aeadasm.NEONBatch, false, k},
+				{16384, false, k},
+				{shortMax, true, aeadasm.None},
+				{shortMax + 1, true, k},
+				{16384, true, k},
+			} {
+				if got := pick(c.n, 13, c.open, false); got != c.want {
+					t.Errorf("pick(%d, open %v) = %v, want %v", c.n, c.open, got, c.want)
+				}
+			}
+			impl.Select("aead", impl.Portable)
+			if pick(16384, 0, false, false) != aeadasm.None {
+				t.Error("aead=Go: the stitched loop still runs")
+			}
+		})
 	}
 }
 
@@ -62,8 +75,13 @@ func TestPickARM64(t *testing.T) {
 // (those below its thresholds take the separate passes) with src and dst
 // offsets 0..7, against x/crypto: Seal, Open, in place, and a forged tag
 // that leaves dst zeroed.
-func TestNEONStitchedLengths(t *testing.T) {
-	forceNEON(t)
+func TestNEONStitchedLengths(t *testing.T) { stitchedLengths(t, "NEONStitched") }
+
+// TestSVE2StitchedLengths is TestNEONStitchedLengths for the SVE2 loop.
+func TestSVE2StitchedLengths(t *testing.T) { stitchedLengths(t, "SVE2Stitched") }
+
+func stitchedLengths(t *testing.T, name string) {
+	force(t, name)
 	r := rand.New(rand.NewPCG(20, 1))
 	key := make([]byte, KeySize)
 	for i := range key {

@@ -16,13 +16,15 @@ func cpuFeatures() []feature {
 	return []feature{
 		{"ASIMD", cpu.ARM64.HasASIMD},
 		{"CPUID", cpu.ARM64.HasCPUID},
+		{"SVE2", cpu.ARM64.HasSVE2},
 	}
 }
 
 // cpuDetails returns MIDR_EL1, the core it names where known, the
 // ChaCha20 mix that core prefers and the AEAD loop its route takes (the
 // registry's "aead" selection, printed with the other packages, is
-// NEONStitched for the stitched loop and Go for the separate passes).
+// NEONStitched or SVE2Stitched for the stitched loop and Go for the
+// separate passes).
 func cpuDetails() map[string]string {
 	midr, ok := cpuid.MIDR()
 	if !ok {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # arm64-aead-mca.sh: llvm-mca estimates of ChaCha20-Poly1305 Seal's main
-# loop on arm64: chachakit's stitched loop (internal/aeadasm, xorMACNEON),
-# chachakit's separate passes, golang.org/x/crypto's separate passes, and
-# BoringSSL's fused loop (chacha20_poly1305_armv8.pl).
+# loop on arm64: chachakit's stitched loops (internal/aeadasm, xorMACNEON
+# and its SVE2 twin xorMACSVE2), chachakit's separate passes,
+# golang.org/x/crypto's separate passes, and BoringSSL's fused loop
+# (chacha20_poly1305_armv8.pl).
 #
 # Usage: bench/scripts/arm64-aead-mca.sh [-cpus "cortex-a53 ..."]
 #                                        [-boringssl PERLASM] [-keep DIR]
@@ -26,11 +27,12 @@
 #
 # in cycles per byte, scheduled estimate, resource bound in brackets (the
 # figure to read on the in-order Cortex-A53 and A55), then a table with
-# both chachakit paths. chachakit's X is the path its route takes on that
-# core (internal/cpuid's AEADLoopFor: the separate passes on Cortex-A53
-# and A55, the stitched loop elsewhere). These are model
-# estimates, not measurements (see "Reading the estimates" in
-# bench/README.md).
+# the three chachakit paths. chachakit's X is the path its route takes on
+# that core (internal/cpuid's AEADLoopFor: the separate passes on
+# Cortex-A53 and A55, the SVE2 stitched loop on Neoverse N2 and V2, the
+# NEON one elsewhere); the SVE2 loop is estimated only on the models of
+# cores with SVE2 (N2, V2: "-" elsewhere). These are model estimates, not
+# measurements (see "Reading the estimates" in bench/README.md).
 #
 # Method:
 #   - stitched: the arm64 test binary of internal/aeadasm, disassembled;
@@ -38,6 +40,8 @@
 #     trips of two double rounds (split-loops.py) and the last two double
 #     rounds follow it unrolled; cycles per batch = round loop cycles x 4 +
 #     the rest of the outer loop (those two included), over 384 bytes.
+#     xorMACSVE2 the same way (its round loop: 4 trips of two double
+#     rounds, then two unrolled).
 #   - separate passes, chachakit and x/crypto: "Seal xcrypto" and "Seal
 #     chachakit" of arm64-poly1305.sh -no-icount -no-stitch (keystream loop
 #     + Poly1305 loop over the same bytes, each estimated alone).
@@ -107,6 +111,10 @@ llvm-objdump-19 -d --no-show-raw-insn \
 	--disassemble-symbols=github.com/chachakit/chachakit/internal/aeadasm.xorMACNEON.abi0 \
 	"$work/aeadasm.test" >"$work/stitched.dis"
 python3 "$root/bench/scripts/split-loops.py" "$work/stitched.dis" "$work/stitched" 4
+llvm-objdump-19 -d --no-show-raw-insn --mattr=+sve2 \
+	--disassemble-symbols=github.com/chachakit/chachakit/internal/aeadasm.xorMACSVE2.abi0 \
+	"$work/aeadasm.test" >"$work/sve2.dis"
+python3 "$root/bench/scripts/split-loops.py" "$work/sve2.dis" "$work/sve2" 4
 
 # The separate passes (chachakit and x/crypto).
 bash "$root/bench/scripts/arm64-poly1305.sh" -no-icount -no-stitch -cpus "$cpus" -keep "$work/poly" >"$work/poly.txt"
@@ -169,14 +177,28 @@ fi
 chosen() {
 	case $1 in
 	cortex-a53 | cortex-a55) echo separate ;;
+	neoverse-n2 | neoverse-v2) echo sve2 ;;
 	*) echo stitched ;;
 	esac
 }
 
-declare -A ST SE XC BS
+# hassve2 CPU: whether the core that -mcpu models has SVE2.
+hassve2() {
+	case $1 in
+	neoverse-n2 | neoverse-v2) return 0 ;;
+	esac
+	return 1
+}
+
+declare -A ST SV SE XC BS
 for cpu in $cpus; do
 	read -r e b < <(loopcost "$cpu" "$work/stitched" 384 4)
 	ST[$cpu]="$e $b"
+	SV[$cpu]="-"
+	if hassve2 "$cpu"; then
+		read -r e b < <(loopcost "$cpu" "$work/sve2" 384 4)
+		SV[$cpu]="$e $b"
+	fi
 	# arm64-poly1305.sh's row: ... | Seal xcrypto est (b bound) Seal chachakit est (b bound) ratio.
 	row=$(awk -v c="$cpu" '$1 == c { gsub(/[()]/, ""); print; exit }' "$work/poly.txt")
 	[[ -n "$row" ]] || { echo "arm64-aead-mca.sh: no Seal figures for $cpu" >&2; cat "$work/poly.txt" >&2; exit 1; }
@@ -192,8 +214,16 @@ for cpu in $cpus; do
 done
 
 echo "llvm-mca-19 estimates of Seal's main loop, cycles per byte, scheduled [resource bound]:"
+# pathof CPU: "est bound" of the path chosen on CPU.
+pathof() {
+	case $(chosen "$1") in
+	stitched) echo "${ST[$1]}" ;;
+	sve2) echo "${SV[$1]}" ;;
+	*) echo "${SE[$1]}" ;;
+	esac
+}
 for cpu in $cpus; do
-	if [[ $(chosen "$cpu") == stitched ]]; then c=${ST[$cpu]}; else c=${SE[$cpu]}; fi
+	c=$(pathof "$cpu")
 	b=${BS[$cpu]}
 	[[ $b == absent ]] || b=$(awk -v e="${b% *}" -v r="${b#* }" 'BEGIN { printf "%.2f [%.2f]", e, r }')
 	printf 'seal %s chachakit %s xcrypto %s boringssl %s\n' "$cpu" \
@@ -201,16 +231,15 @@ for cpu in $cpus; do
 		"$(awk -v e="${XC[$cpu]% *}" -v r="${XC[$cpu]#* }" 'BEGIN { printf "%.2f [%.2f]", e, r }')" "$b"
 done
 echo
-printf '%-12s %9s %-15s %-15s %-15s %-15s %-13s %-13s\n' mcpu chosen stitched separate xcrypto boringssl "chosen/xc" "chosen/bssl"
+printf '%-12s %9s %-15s %-15s %-15s %-15s %-15s %-13s %-13s\n' mcpu chosen stitched sve2 separate xcrypto boringssl "chosen/xc" "chosen/bssl"
 for cpu in $cpus; do
-	ch=$(chosen "$cpu")
-	if [[ $ch == stitched ]]; then c=${ST[$cpu]}; else c=${SE[$cpu]}; fi
-	awk -v cpu="$cpu" -v ch="$ch" -v st="${ST[$cpu]}" -v se="${SE[$cpu]}" -v xc="${XC[$cpu]}" -v bs="${BS[$cpu]}" -v c="$c" 'BEGIN {
+	awk -v cpu="$cpu" -v ch="$(chosen "$cpu")" -v st="${ST[$cpu]}" -v sv="${SV[$cpu]}" -v se="${SE[$cpu]}" -v xc="${XC[$cpu]}" -v bs="${BS[$cpu]}" -v c="$(pathof "$cpu")" 'BEGIN {
 		split(st, s); split(se, p); split(xc, x); split(c, k)
-		b = "absent"; rb = "-"
-		if (bs != "absent") { split(bs, q); b = sprintf("%.2f [%.2f]", q[1], q[2]); rb = sprintf("%.2f [%.2f]", k[1] / q[1], k[2] / q[2]) }
-		printf "%-12s %9s %-15s %-15s %-15s %-15s %-13s %-13s\n", cpu, ch,
-			sprintf("%.2f [%.2f]", s[1], s[2]), sprintf("%.2f [%.2f]", p[1], p[2]), sprintf("%.2f [%.2f]", x[1], x[2]), b,
-			sprintf("%.2f [%.2f]", k[1] / x[1], k[2] / x[2]), rb
+		b = "absent"; rb = "-"; v = "-"
+		if (bs != "absent") { split(bs, q); b = sprintf("%.2f [%.2f]", q[1], q[2]); rb = sprintf("%.3f [%.2f]", k[1] / q[1], k[2] / q[2]) }
+		if (sv != "-") { split(sv, w); v = sprintf("%.2f [%.2f]", w[1], w[2]) }
+		printf "%-12s %9s %-15s %-15s %-15s %-15s %-15s %-13s %-13s\n", cpu, ch,
+			sprintf("%.2f [%.2f]", s[1], s[2]), v, sprintf("%.2f [%.2f]", p[1], p[2]), sprintf("%.2f [%.2f]", x[1], x[2]), b,
+			sprintf("%.3f [%.2f]", k[1] / x[1], k[2] / x[2]), rb
 	}'
 done

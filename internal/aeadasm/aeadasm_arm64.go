@@ -10,29 +10,43 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// The registry toggle of the arm64 kernel, aead/NEONStitched: it can run
-// on every CPU with ASIMD, and runs by default on the cores whose
-// MIDR_EL1 internal/cpuid sends to the stitched loop (all but the
-// in-order Cortex-A53 and A55, see cpuid.AEADLoopFor). Elsewhere the tests
-// force it.
+// The registry toggles of the arm64 kernels. aead/NEONStitched can run on
+// every CPU with ASIMD, aead/SVE2Stitched on those with SVE2 (Linux's
+// HWCAP2_SVE2). By default SVE2Stitched runs on the cores whose MIDR_EL1
+// internal/cpuid sends to it (cpuid.LoopStitchedSVE2: Neoverse N2 and V2)
+// when they have SVE2, and NEONStitched on the other cores it sends to a
+// stitched loop (all but the in-order Cortex-A53 and A55, see
+// cpuid.AEADLoopFor). Elsewhere the tests force them.
 var (
 	hasNEON         = cpu.ARM64.HasASIMD
-	useNEONStitched = hasNEON && cpuid.AEADLoopHere() == cpuid.LoopStitched
+	hasSVE2         = hasNEON && cpu.ARM64.HasSVE2
+	loopHere        = cpuid.AEADLoopHere()
+	useSVE2Stitched = hasSVE2 && loopHere == cpuid.LoopStitchedSVE2
+	useNEONStitched = hasNEON && !useSVE2Stitched &&
+		(loopHere == cpuid.LoopStitched || loopHere == cpuid.LoopStitchedSVE2)
 )
 
 func init() {
 	impl.RegisterAvailable("aead", "NEONStitched", &useNEONStitched, hasNEON)
+	impl.RegisterAvailable("aead", "SVE2Stitched", &useSVE2Stitched, hasSVE2)
 }
 
-// Available reports the kernels that can run now: NEONStitched when its
-// toggle is on, unless another ChaCha20 or Poly1305 path has been forced
-// through the registry (the kernel has its own code for both, and a forced
-// path must be the one tested).
+// Available reports the kernels that can run now: NEONStitched and
+// SVE2Stitched when their toggles are on, unless another ChaCha20 or
+// Poly1305 path has been forced through the registry (the kernels have
+// their own code for both, and a forced path must be the one tested).
 func Available() Set {
-	if !useNEONStitched || !chacha20core.DefaultPath() || !poly1305.DefaultPath() {
+	if !chacha20core.DefaultPath() || !poly1305.DefaultPath() {
 		return 0
 	}
-	return 1 << NEONStitched
+	var s Set
+	if useNEONStitched {
+		s |= 1 << NEONStitched
+	}
+	if useSVE2Stitched {
+		s |= 1 << SVE2Stitched
+	}
+	return s
 }
 
 // Seal is the ChaCha20-Poly1305 Seal of RFC 8439, Section 2.8, by kernel k
@@ -43,12 +57,12 @@ func Available() Set {
 // the padded ciphertext and both lengths. ad overlaps neither dst nor tag.
 func Seal(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte) {
 	check(len(dst), len(src), nonce)
-	if k != NEONStitched {
+	if k != NEONStitched && k != SVE2Stitched {
 		panic("chacha20poly1305: internal error: unknown AEAD kernel")
 	}
 	var s chacha20core.State
 	s.InitFrom(key[:], nonce)
-	sealNEON(&s, dst, src, ad, tag)
+	sealNEON(&s, k == SVE2Stitched, dst, src, ad, tag)
 	s.Wipe()
 }
 
@@ -59,12 +73,12 @@ func Seal(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]b
 // that MACs them, and the rest only after the tags compare equal.
 func Open(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte) bool {
 	check(len(dst), len(src), nonce)
-	if k != NEONStitched {
+	if k != NEONStitched && k != SVE2Stitched {
 		panic("chacha20poly1305: internal error: unknown AEAD kernel")
 	}
 	var s chacha20core.State
 	s.InitFrom(key[:], nonce)
-	ok := openNEON(&s, dst, src, ad, tag)
+	ok := openNEON(&s, k == SVE2Stitched, dst, src, ad, tag)
 	s.Wipe()
 	if !ok {
 		clear(dst)

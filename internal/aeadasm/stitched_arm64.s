@@ -32,6 +32,12 @@
 // not touch them. Nothing branches on the key, the accumulator or the data,
 // and no memory index depends on them.
 //
+// Two functions share the loop: xorMACNEON, in NEON only, and xorMACSVE2,
+// whose rounds do each EOR and rotation in one SVE2 XAR (where the NEON
+// rounds take two or three instructions), for cores with SVE2. Their
+// start and end are stitched_head_arm64.h and stitched_tail_arm64.h,
+// included after each TEXT line; only the rounds differ.
+//
 // Register map:
 //
 //   R0       s *chacha20core.State: Key at 0, Counter at 32, Nonce at 36
@@ -60,8 +66,10 @@
 //   V20 V21  row 2
 //   V22 V23  row 3
 //   V24..V29 rotation temporaries (V24..V27 for blocks 0..3, V28 and V29
-//            for blocks 4 and 5); input rows, transposition and XOR
-//            temporaries outside the rounds
+//            for blocks 4 and 5; xorMACSVE2's rounds use none); input rows,
+//            transposition and XOR temporaries outside the rounds
+//   Z0..Z23  in xorMACSVE2's XARs: the Z registers whose low 128 bits are
+//            V0..V23
 //   V30      TBL index that rotates each 32-bit lane left by 8
 //   V31      the counters of blocks 0..3, R4 + {0, 1, 2, 3}
 
@@ -277,51 +285,7 @@
 // or dst shifted back by one batch (a Seal). s.Counter advances by
 // len(src)/64.
 TEXT ·xorMACNEON(SB), NOSPLIT, $0-96
-	MOVD	s+0(FP), R0
-	MOVD	dst_base+8(FP), R1
-	MOVD	src_base+32(FP), R2
-	MOVD	src_len+40(FP), R3
-	MOVD	mac_base+56(FP), R6
-	CBZ	R3, ret
-	MOVWU	32(R0), R4
-
-	// The MAC: h (h2 biased by -1), r and s1 = 5·r1/4.
-	MOVD	h+80(FP), R25
-	LDP	0(R25), (h0, h1)
-	MOVD	16(R25), h2
-	SUB	$1, h2
-	MOVD	r+88(FP), R25
-	LDP	0(R25), (r0, r1)
-	ADD	r1>>2, r1, s1
-	MOVD	$2, two
-
-	// V30 = rotate-by-8 TBL index.
-	MOVD	$·neonConsts(SB), R26
-	ADD	$16, R26, R25
-	VLD1	(R25), [V30.B16]
-
-loop:
-	// The input state: blocks 0..3 get every word broadcast to 4 lanes
-	// (the counter word from V31 = R4 + {0, 1, 2, 3}), blocks 4 and 5 the
-	// rows, row 3 counting up.
-	LOAD_ROWS
-	VDUP	R4, V31.S4
-	VADD	V28.S4, V31.S4, V31.S4
-	SPLAT(V24, V0, V1, V2, V3)
-	SPLAT(V25, V4, V5, V6, V7)
-	SPLAT(V26, V8, V9, V10, V11)
-	VMOV	V31.B16, V12.B16
-	VDUP	V27.S[1], V13.S4
-	VDUP	V27.S[2], V14.S4
-	VDUP	V27.S[3], V15.S4
-	VMOV	V24.B16, V16.B16
-	VMOV	V24.B16, V17.B16
-	VMOV	V25.B16, V18.B16
-	VMOV	V25.B16, V19.B16
-	VMOV	V26.B16, V20.B16
-	VMOV	V26.B16, V21.B16
-	VMOV	V27.B16, V22.B16
-	VADD	V29.S4, V27.S4, V23.S4
+#include "stitched_head_arm64.h"
 
 	// Ten double rounds with 24 Poly1305 blocks: 4 trips of two double
 	// rounds with 3 and 2 blocks, then two with 2 each (at most 3 blocks a
@@ -347,47 +311,84 @@ first:
 	DOUBLE(MAC_LOAD, NOMAC, MAC_HI, NOMAC, MAC_LO, NOMAC, MAC_REDUCE, NOMAC, MAC_LOAD, NOMAC, MAC_HI, NOMAC, MAC_LO, NOMAC, MAC_REDUCE, NOMAC)
 	H_TAIL
 
-	// Blocks 0..3: add the counters while the words are one per register,
-	// turn the words into rows, then add the other input rows (row 3's
-	// counter word zero). Blocks 4 and 5: add the input rows, row 3 with
-	// its counter. Then XOR the 6 blocks into dst.
-	VADD	V31.S4, V12.S4, V12.S4
-	TRANSPOSE(V0, V1, V2, V3)
-	TRANSPOSE(V4, V5, V6, V7)
-	TRANSPOSE(V8, V9, V10, V11)
-	TRANSPOSE(V12, V13, V14, V15)
-	LOAD_ROWS
-	ADD6(V24, V24, V24, V24, V24, V24, V0, V1, V2, V3, V16, V17)
-	ADD6(V25, V25, V25, V25, V25, V25, V4, V5, V6, V7, V18, V19)
-	ADD6(V26, V26, V26, V26, V26, V26, V8, V9, V10, V11, V20, V21)
-	VADD	V27.S4, V22.S4, V22.S4
-	VADD	V29.S4, V27.S4, V27.S4
-	VADD	V27.S4, V23.S4, V23.S4
-	VMOV	ZR, V27.S[0]
-	VADD	V27.S4, V12.S4, V12.S4
-	VADD	V27.S4, V13.S4, V13.S4
-	VADD	V27.S4, V14.S4, V14.S4
-	VADD	V27.S4, V15.S4, V15.S4
-	XOR_STORE(V0, V4, V8, V12)
-	XOR_STORE(V1, V5, V9, V13)
-	XOR_STORE(V2, V6, V10, V14)
-	XOR_STORE(V3, V7, V11, V15)
-	XOR_STORE(V16, V18, V20, V22)
-	XOR_STORE(V17, V19, V21, V23)
+#include "stitched_tail_arm64.h"
 
-	ADDW	$6, R4
-	SUBS	$384, R3
-	BNE	loop
+// ---------------------------------------------------------------------------
+// The SVE2 variant (xorMACSVE2): SVE2's XAR, exclusive OR and rotate right
+// on 32-bit lanes, does a step's EOR and rotation in one instruction (two
+// or three in NEON). It runs on the Z registers, whose low 128 bits are
+// V0..V31: lanes are independent, so the bits above 128 (if the vector
+// length has any) hold junk that no NEON instruction reads, and nothing
+// depends on the vector length. Every rotation is an XAR but the 8-bit one
+// of blocks 4 and 5 (EOR and TBL, as in DOUBLE): the Neoverse N2 and V2
+// run XAR on one vector pipe only, and that mix spreads the steps best by
+// llvm-mca (bench/README.md). The step order has no three-step offset:
+// with the shifts gone there is nothing for it to spread.
 
-	// Store the counter and h (h2 unbiased).
-	MOVW	R4, 32(R0)
-	ADD	$1, h2
-	MOVD	h+80(FP), R25
-	STP	(h0, h1), 0(R25)
-	MOVD	h2, 16(R25)
+// XAR: register d = (d ^ m) >>> rot on 32-bit lanes, d and m register
+// numbers (XAR Zd.S, Zd.S, Zm.S, #rot; Go's assembler has no SVE2
+// mnemonics, and 128 - rot is the encoding's tsz:imm3 field for .S).
+#define XAR(rot, m, d) WORD $(0x04003400 | (128-(rot))<<16 | (m)<<5 | (d))
+#define XAR4(rot, m0, m1, m2, m3, d0, d1, d2, d3) \
+	XAR(rot, m0, d0); XAR(rot, m1, d1); XAR(rot, m2, d2); XAR(rot, m3, d3)
 
-ret:
-	RET
+// The XAR steps of blocks 0..3 (d ^= a, then b ^= c, rotated left by 16,
+// 12, 8, 7 = right by 16, 20, 24, 25), in the column round (X_COL*: a, b,
+// c, d = V0..V3, V4..V7, V8..V11, V12..V15) and the diagonal round
+// (X_DIA*: V0..V3, V5 V6 V7 V4, V10 V11 V8 V9, V15 V12 V13 V14), and of
+// blocks 4 and 5 (XH_D: D ^= A, XH_B: B ^= C).
+#define X_COL16 XAR4(16, 0, 1, 2, 3, 12, 13, 14, 15)
+#define X_COL12 XAR4(20, 8, 9, 10, 11, 4, 5, 6, 7)
+#define X_COL8 XAR4(24, 0, 1, 2, 3, 12, 13, 14, 15)
+#define X_COL7 XAR4(25, 8, 9, 10, 11, 4, 5, 6, 7)
+#define X_DIA16 XAR4(16, 0, 1, 2, 3, 15, 12, 13, 14)
+#define X_DIA12 XAR4(20, 10, 11, 8, 9, 5, 6, 7, 4)
+#define X_DIA8 XAR4(24, 0, 1, 2, 3, 15, 12, 13, 14)
+#define X_DIA7 XAR4(25, 10, 11, 8, 9, 5, 6, 7, 4)
+#define XH_D(rot) XAR(rot, 16, 22); XAR(rot, 17, 23)
+#define XH_B(rot) XAR(rot, 20, 18); XAR(rot, 21, 19)
+
+// XROUND is one round on the six blocks, one step of blocks 0..3 and the
+// same of blocks 4 and 5 per line: ADDB (a += b), X16, ADDD (c += d), X12,
+// ADDB, X8, ADDD, X7 are blocks 0..3's steps; p0..p3 the MAC pieces (or
+// NOMAC) after every other line.
+#define XROUND(ADDB, X16, ADDD, X12, X8, X7, p0, p1, p2, p3) \
+	ADDB; H_ADD_AB; p0; \
+	X16; XH_D(16); \
+	ADDD; H_ADD_CD; p1; \
+	X12; XH_B(20); \
+	ADDB; H_ADD_AB; p2; \
+	X8; H_EOR_DA; H_TBL_D; \
+	ADDD; H_ADD_CD; p3; \
+	X7; XH_B(25)
+
+// XDOUBLE is a column round and a diagonal round on the six blocks, blocks
+// 4 and 5's diagonals lined up by EXT between them and back after.
+#define XDOUBLE(p0, p1, p2, p3, p4, p5, p6, p7) \
+	XROUND(V_ADD(V4, V5, V6, V7, V0, V1, V2, V3), X_COL16, V_ADD(V12, V13, V14, V15, V8, V9, V10, V11), X_COL12, X_COL8, X_COL7, p0, p1, p2, p3); \
+	H_EXT(4, 12); \
+	XROUND(V_ADD(V5, V6, V7, V4, V0, V1, V2, V3), X_DIA16, V_ADD(V15, V12, V13, V14, V10, V11, V8, V9), X_DIA12, X_DIA8, X_DIA7, p4, p5, p6, p7); \
+	H_EXT(12, 4)
+
+// func xorMACSVE2(s *chacha20core.State, dst, src, mac []byte, h *[3]uint64, r *[2]uint64)
+//
+// xorMACNEON with the rotations by XAR: needs SVE2.
+TEXT ·xorMACSVE2(SB), NOSPLIT, $0-96
+#include "stitched_head_arm64.h"
+
+	// Ten double rounds with 24 Poly1305 blocks, as in xorMACNEON: 4 trips
+	// of two double rounds with 3 and 2 blocks, then two with 2 each.
+	MOVD	$4, R5
+
+rounds:
+	XDOUBLE(MAC_LOAD; MAC_HI, MAC_LO; MAC_REDUCE, MAC_LOAD; MAC_HI, MAC_LO; MAC_REDUCE, MAC_LOAD; MAC_HI, MAC_LO, MAC_REDUCE, NOMAC)
+	XDOUBLE(MAC_LOAD, MAC_HI, NOMAC, MAC_LO, MAC_REDUCE, MAC_LOAD, MAC_HI, MAC_LO; MAC_REDUCE)
+	SUB	$1, R5
+	CBNZ	R5, rounds
+	XDOUBLE(MAC_LOAD, MAC_HI, NOMAC, MAC_LO, MAC_REDUCE, MAC_LOAD, MAC_HI, MAC_LO; MAC_REDUCE)
+	XDOUBLE(MAC_LOAD, MAC_HI, NOMAC, MAC_LO, MAC_REDUCE, MAC_LOAD, MAC_HI, MAC_LO; MAC_REDUCE)
+
+#include "stitched_tail_arm64.h"
 
 // neonConsts: the ChaCha20 constants "expand 32-byte k" (0), the TBL index
 // that rotates each 32-bit lane left by 8 (16), the lane offsets of the

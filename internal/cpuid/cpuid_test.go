@@ -26,15 +26,15 @@ var midrTests = []struct {
 	{0x411fd071, "Arm Cortex-A57", 0x41, 0xd07, 1, 1, Mix4x1, LoopStitched}, // r1p1 (Jetson TX1)
 	{0x410fd083, "Arm Cortex-A72", 0x41, 0xd08, 0, 3, Mix4x1, LoopStitched}, // r0p3 (Raspberry Pi 4, QEMU cortex-a72)
 	{0x410fd034 | 0xf<<20, "Arm Cortex-A53", 0x41, 0xd03, 0xf, 4, Mix4x1, LoopSeparate},
-	{0x410fd092, "Arm Cortex-A73", 0x41, 0xd09, 0, 2, MixDefault, LoopStitched},   // r0p2
-	{0x414fd0b1, "Arm Cortex-A76", 0x41, 0xd0b, 4, 1, MixDefault, LoopStitched},   // r4p1 (Raspberry Pi 5)
-	{0x413fd0c1, "Arm Neoverse N1", 0x41, 0xd0c, 3, 1, MixDefault, LoopStitched},  // r3p1 (AWS Graviton2, Ampere Altra)
-	{0x414fd0c1, "Arm Neoverse N1", 0x41, 0xd0c, 4, 1, MixDefault, LoopStitched},  // r4p1 (QEMU neoverse-n1)
-	{0x411fd401, "Arm Neoverse V1", 0x41, 0xd40, 1, 1, MixDefault, LoopStitched},  // r1p1 (AWS Graviton3)
-	{0x411fd400, "Arm Neoverse V1", 0x41, 0xd40, 1, 0, MixDefault, LoopStitched},  // r1p0
-	{0x410fd490, "Arm Neoverse N2", 0x41, 0xd49, 0, 0, MixDefault, LoopStitched},  // r0p0 (Microsoft Cobalt 100)
-	{0x410fd4f0, "Arm Neoverse V2", 0x41, 0xd4f, 0, 0, MixDefault, LoopStitched},  // r0p0 (NVIDIA Grace, AWS Graviton4 r0p1)
-	{0x431f0af1, "Cavium ThunderX2", 0x43, 0x0af, 1, 1, MixDefault, LoopStitched}, // B1
+	{0x410fd092, "Arm Cortex-A73", 0x41, 0xd09, 0, 2, MixDefault, LoopStitched},      // r0p2
+	{0x414fd0b1, "Arm Cortex-A76", 0x41, 0xd0b, 4, 1, MixDefault, LoopStitched},      // r4p1 (Raspberry Pi 5)
+	{0x413fd0c1, "Arm Neoverse N1", 0x41, 0xd0c, 3, 1, MixDefault, LoopStitched},     // r3p1 (AWS Graviton2, Ampere Altra)
+	{0x414fd0c1, "Arm Neoverse N1", 0x41, 0xd0c, 4, 1, MixDefault, LoopStitched},     // r4p1 (QEMU neoverse-n1)
+	{0x411fd401, "Arm Neoverse V1", 0x41, 0xd40, 1, 1, MixDefault, LoopStitched},     // r1p1 (AWS Graviton3)
+	{0x411fd400, "Arm Neoverse V1", 0x41, 0xd40, 1, 0, MixDefault, LoopStitched},     // r1p0
+	{0x410fd490, "Arm Neoverse N2", 0x41, 0xd49, 0, 0, MixDefault, LoopStitchedSVE2}, // r0p0 (Microsoft Cobalt 100)
+	{0x410fd4f0, "Arm Neoverse V2", 0x41, 0xd4f, 0, 0, MixDefault, LoopStitchedSVE2}, // r0p0 (NVIDIA Grace, AWS Graviton4 r0p1)
+	{0x431f0af1, "Cavium ThunderX2", 0x43, 0x0af, 1, 1, MixDefault, LoopStitched},    // B1
 	{0x420f5160, "Broadcom Vulcan", 0x42, 0x516, 0, 0, MixDefault, LoopStitched},
 	{0x461f0010, "Fujitsu A64FX", 0x46, 0x001, 1, 0, MixDefault, LoopStitched},          // QEMU a64fx
 	{0x611f0221, "Apple M1 Icestorm", 0x61, 0x022, 1, 1, MixDefault, LoopStitched},      // Asahi Linux, M1 efficiency cores
@@ -94,8 +94,9 @@ func TestMix4x1Cores(t *testing.T) {
 	}
 }
 
-// TestAEADLoopCores pins the exact set of cores sent to the separate
-// passes, as TestMix4x1Cores does for the 4+1 path.
+// TestAEADLoopCores pins the exact sets of cores sent to the separate
+// passes and to the SVE2 stitched loop, as TestMix4x1Cores does for the
+// 4+1 path.
 func TestAEADLoopCores(t *testing.T) {
 	var got []string
 	for _, c := range cores {
@@ -106,6 +107,16 @@ func TestAEADLoopCores(t *testing.T) {
 	want := []string{"Arm Cortex-A53", "Arm Cortex-A55"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("separate-pass cores = %q, want %q", got, want)
+	}
+	got = nil
+	for _, c := range cores {
+		if c.aead == LoopStitchedSVE2 {
+			got = append(got, c.name)
+		}
+	}
+	want = []string{"Arm Neoverse N2", "Arm Neoverse V2"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("SVE2 stitched-loop cores = %q, want %q", got, want)
 	}
 }
 

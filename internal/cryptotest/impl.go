@@ -19,7 +19,9 @@ import (
 // running fails the build instead of being skipped.
 func Strict() bool { return os.Getenv("CHACHAKIT_STRICT") == "1" }
 
-func absentAllowed(pkg, name string) bool {
+// AbsentAllowed reports whether CHACHAKIT_ABSENT names pkg/name: a path
+// that may be unavailable in strict mode.
+func AbsentAllowed(pkg, name string) bool {
 	return slices.Contains(strings.Split(os.Getenv("CHACHAKIT_ABSENT"), ","), pkg+"/"+name)
 }
 
@@ -40,7 +42,7 @@ func Run(t *testing.T, pkg string, f func(t *testing.T)) {
 	for _, i := range impl.List(pkg) {
 		t.Run(i.Name, func(t *testing.T) {
 			if !impl.Select(pkg, i.Name) {
-				if Strict() && !absentAllowed(pkg, i.Name) {
+				if Strict() && !AbsentAllowed(pkg, i.Name) {
 					t.Fatalf("%s/%s is not available on this CPU, and CHACHAKIT_STRICT=1 expects it to run", pkg, i.Name)
 				}
 				t.Skipf("%s/%s is not available on this CPU", pkg, i.Name)
