@@ -15,6 +15,9 @@ import (
 //	func aeadSmall3AVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
 //	func aeadSmallAVX2(key *[32]byte, nonce []byte, blk *[192]byte, mac *[272]byte, adLen, n int, tag *[16]byte, open int) (ok int)
 //
+// (and aeadSmallProldAVX512, aeadSmall3ProldAVX512: the AVX-512 two with
+// VPROLD rounds, see genSmallAVX512)
+//
 // For messages of at most 64 bytes the AEAD is one ChaCha20 block pair and a
 // few Poly1305 blocks, and every step is on one dependency chain: block 0's
 // 20 rounds (about 240 cycles on Zen 5 in the row layout of rowAVX512), then
