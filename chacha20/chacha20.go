@@ -228,14 +228,19 @@ func (s *Cipher) XORKeyStream(dst, src []byte) {
 	}
 	if len(src) > 0 {
 		// As many blocks as are cheap, but none past 2^32-1 (the check
-		// above guarantees the ones needed exist).
+		// above guarantees the ones needed exist). The rest of the message
+		// is XORed in the buffer, followed by zeros, and copied out: the
+		// engine's XOR is the only one, and what follows it in the buffer
+		// is keystream for the next call (golang.org/x/crypto/chacha20
+		// does the same).
 		nb := min(uint64(cheap), 1<<32-s.next())
 		ks := s.buf[bufSize-nb*blockSize:]
-		clear(ks)
+		n := copy(ks, src)
+		clear(ks[n:])
 		s.generated(int(nb))
 		chacha20core.XORBlocks(&s.s, ks, ks)
-		s.len = len(ks)
-		s.useBuffer(dst, src, len(src))
+		copy(dst, ks[:n])
+		s.len = len(ks) - n
 	}
 }
 

@@ -20,7 +20,12 @@
 #   -split   also print, under each row, the instructions of one operation
 #            by function (from the exec logs of a 2- and a 3-operation run)
 #   ROW      LIB:OP[:IMPLS] with LIB chachakit or xcrypto, OP ChaCha20,
-#            Seal, SealLoop (64 messages of SIZE bytes sealed in place by a
+#            Seal, Open (SIZE bytes of ciphertext and the tag, sealed once
+#            by x/crypto before the counted operations, opened into a
+#            reused dst of SIZE bytes, not in place, the same for both
+#            libraries; the last Open's error and plaintext are checked
+#            after the counted loop, so a failing Open fails the row),
+#            SealLoop (64 messages of SIZE bytes sealed in place by a
 #            loop of Seal calls) or SealBatch (the same 64 by one
 #            aead.Batch SealBatch, chachakit only), and IMPLS an optional CHACHAKIT_IMPL value with ';' for
 #            ',' (e.g. chachakit:ChaCha20:chacha20=LSX;subtle=LSX); the
@@ -90,6 +95,7 @@ cat >"$work/count_test.go" <<'EOF'
 package countchacha
 
 import (
+	"bytes"
 	"fmt"
 	"runtime"
 	"testing"
@@ -135,6 +141,33 @@ func BenchmarkCount(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					a.Seal(buf[:0], nonce, buf[:size], nil)
 					runtime.Gosched()
+				}
+			})
+			// Open: the ciphertext and tag are sealed by x/crypto on the
+			// first call of the closure, which the baseline run and the
+			// counted run both make once, and opened into dst, not in
+			// place, so that every operation opens the same message. The
+			// last result is checked after the loop: a failing Open is not
+			// counted as one.
+			var plain, sealed, dst []byte
+			b.Run(fmt.Sprintf("%s-Open-%d", lib, size), func(b *testing.B) {
+				if sealed == nil {
+					plain = make([]byte, size)
+					for i := range plain {
+						plain[i] = byte(i)
+					}
+					sealed = theirAEAD.Seal(nil, nonce, plain, nil)
+					dst = make([]byte, size)
+				}
+				var out []byte
+				var err error
+				runtime.Gosched()
+				for i := 0; i < b.N; i++ {
+					out, err = a.Open(dst[:0], nonce, sealed, nil)
+					runtime.Gosched()
+				}
+				if err != nil || !bytes.Equal(out, plain) {
+					b.Fatalf("%s Open of %d bytes: err %v, plaintext correct %v", lib, size, err, bytes.Equal(out, plain))
 				}
 			})
 			// 64 messages of size bytes, each with its own nonce, sealed

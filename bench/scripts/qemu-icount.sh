@@ -93,10 +93,12 @@ echo "qemu-icount.sh: counting in $(env -u GODEBUG go tool nm "$bin" | awk -v re
 
 [[ -n "$log" ]] || { log=$(mktemp); trap 'rm -f "$log"' EXIT; }
 
-# count ARGS...: run the binary once and print the number of traced instructions.
+# count ARGS...: run the binary once and print the number of traced
+# instructions; a run that fails (a benchmark's b.Fatal) fails the script.
 count() {
 	GOMAXPROCS=1 GOGC=off GODEBUG=${GODEBUG:+$GODEBUG,}asyncpreemptoff=1 "$qemu" ${cpu:+-cpu "$cpu"} -one-insn-per-tb -d exec,nochain \
-		-dfilter "$ranges" -D "$log" "$bin" "$@" >/dev/null
+		-dfilter "$ranges" -D "$log" "$bin" "$@" >/dev/null ||
+		{ echo "qemu-icount.sh: $bin $* failed" >&2; exit 1; }
 	grep -c '^Trace' "$log" || true
 }
 
