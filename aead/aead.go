@@ -194,6 +194,12 @@ func (x *xchacha20poly1305) Seal(dst, nonce, plaintext, additionalData []byte) [
 	if uint64(len(plaintext)) > maxPlaintext {
 		panic("chacha20poly1305: plaintext too large")
 	}
+	if subkeyFirst {
+		var sk subkey
+		defer sk.wipe()
+		key, nonce := sk.derive(x.get(), nonce)
+		return seal(key, nonce, dst, plaintext, additionalData, -1)
+	}
 	return seal(x.get(), nonce, dst, plaintext, additionalData, -1)
 }
 
@@ -206,6 +212,12 @@ func (x *xchacha20poly1305) Open(dst, nonce, ciphertext, additionalData []byte) 
 	}
 	if uint64(len(ciphertext)) > maxCiphertext {
 		panic("chacha20poly1305: ciphertext too large")
+	}
+	if subkeyFirst {
+		var sk subkey
+		defer sk.wipe()
+		key, nonce := sk.derive(x.get(), nonce)
+		return open(key, nonce, dst, ciphertext, additionalData, -1)
 	}
 	return open(x.get(), nonce, dst, ciphertext, additionalData, -1)
 }

@@ -146,3 +146,21 @@ func roundUp(n int) int {
 func xorBytes(dst, x, ks []byte) {
 	xorbytes.XORBytes(dst[:len(x)], x, ks[:len(x)])
 }
+
+// subkey is XChaCha20-Poly1305 reduced to ChaCha20-Poly1305
+// (draft-irtf-cfrg-xchacha-03, Section 2.3): HChaCha20's subkey of the key
+// and the nonce's first 16 bytes, and a 12-byte nonce of four zero bytes
+// and the nonce's last 8. The route table then treats the message as a
+// ChaCha20-Poly1305 one (subkeyFirst).
+type subkey struct {
+	key   [KeySize]byte
+	nonce [NonceSize]byte
+}
+
+func (sk *subkey) derive(key *[KeySize]byte, nonce []byte) (*[KeySize]byte, []byte) {
+	chacha20core.HChaCha20(&sk.key, key, (*[16]byte)(nonce[:16]))
+	copy(sk.nonce[4:], nonce[16:NonceSizeX])
+	return &sk.key, sk.nonce[:]
+}
+
+func (sk *subkey) wipe() { wipe.Memclr(sk.key[:]) }

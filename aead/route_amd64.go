@@ -87,6 +87,17 @@ var stitchedIFMA = x86AEAD().LoopIFMA
 
 var ifmaLoopMin = 8192 // a variable for the tests
 
+// subkeyFirst makes XChaCha20-Poly1305 derive its subkey with
+// chacha20core.HChaCha20 (then the portable code's scalar rounds) before the
+// route table, so that the small kernels take the 12-byte nonce form instead
+// of running HChaCha20 in their vector registers: on cores where the scalar
+// rounds win (internal/cpuid's X86ChaCha20.HChaCha20Scalar). A variable for
+// the tests.
+var subkeyFirst = func() bool {
+	x, _ := cpuid.ReadX86()
+	return cpuid.X86ChaCha20For(x.Core()).HChaCha20Scalar
+}()
+
 func x86AEAD() cpuid.X86AEAD {
 	x, _ := cpuid.ReadX86()
 	return cpuid.X86AEADFor(x.Core())

@@ -186,3 +186,87 @@ func BenchmarkStitchedIFMA(b *testing.B) {
 		}
 	}
 }
+
+// TestSubkeyFirst runs XChaCha20-Poly1305 Seal and Open of 0..1100 bytes
+// against x/crypto with the subkey derived both ways (before the route
+// table, or where the nonce is used), so that the choice of every core is
+// tested on every CPU: results, in-place use, and a forged message's
+// zeroed dst.
+func TestSubkeyFirst(t *testing.T) {
+	defer func(v bool) { subkeyFirst = v }(subkeyFirst)
+	key := make([]byte, KeySize)
+	for i := range key {
+		key[i] = byte(i*3 + 1)
+	}
+	ours, _ := NewX(key)
+	ref, _ := xcp.NewX(key)
+	nonce := make([]byte, NonceSizeX)
+	for i := range nonce {
+		nonce[i] = byte(100 + i)
+	}
+	for _, first := range []bool{false, true} {
+		subkeyFirst = first
+		for n := 0; n <= 1100; n++ {
+			ad := make([]byte, n%70)
+			pt := make([]byte, n)
+			for i := range pt {
+				pt[i] = byte(n * i)
+			}
+			nonce[n%NonceSizeX] ^= byte(n)
+			want := ref.Seal(nil, nonce, pt, ad)
+			buf := append(bytes.Clone(pt), make([]byte, Overhead)...)
+			got := ours.Seal(buf[:0], nonce, buf[:n], ad)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("subkeyFirst %v, n=%d: Seal in place differs from x/crypto", first, n)
+			}
+			if p, err := ours.Open(got[:0], nonce, got, ad); err != nil || !bytes.Equal(p, pt) {
+				t.Fatalf("subkeyFirst %v, n=%d: Open in place: %v", first, n, err)
+			}
+			bad := bytes.Clone(want)
+			bad[n%len(bad)] ^= 1
+			dst := bytes.Repeat([]byte{0xaa}, n)
+			if _, err := ours.Open(dst[:0], nonce, bad, ad); err == nil || !bytes.Equal(dst, make([]byte, n)) {
+				t.Fatalf("subkeyFirst %v, n=%d: forged Open: %v, dst not zeroed", first, n, err)
+			}
+		}
+	}
+	dst := make([]byte, 0, len(key)+Overhead)
+	if a := testing.AllocsPerRun(100, func() { ours.Seal(dst, nonce, key, nil) }); a != 0 {
+		t.Errorf("Seal with subkeyFirst: %v allocations, want 0", a)
+	}
+}
+
+// BenchmarkSubkeyFirst measures X86ChaCha20.HChaCha20Scalar's choice for
+// XChaCha20-Poly1305: Seal and Open with 13 bytes of additional data, the
+// subkey derived before the route table ("first") or in the kernels and
+// State.InitFrom ("inside").
+func BenchmarkSubkeyFirst(b *testing.B) {
+	defer func(v bool) { subkeyFirst = v }(subkeyFirst)
+	a, _ := NewX(make([]byte, KeySize))
+	nonce := make([]byte, NonceSizeX)
+	ad := make([]byte, 13)
+	for _, size := range []int{64, 128, 256, 448, 1350} {
+		pt := make([]byte, size)
+		ct := a.Seal(nil, nonce, pt, ad)
+		dst := make([]byte, size+Overhead)
+		for _, first := range []bool{false, true} {
+			name := map[bool]string{false: "inside", true: "first"}[first]
+			b.Run("op=Seal/subkey="+name+"/size="+itoa(size), func(b *testing.B) {
+				subkeyFirst = first
+				b.SetBytes(int64(size))
+				for b.Loop() {
+					a.Seal(dst[:0], nonce, pt, ad)
+				}
+			})
+			b.Run("op=Open/subkey="+name+"/size="+itoa(size), func(b *testing.B) {
+				subkeyFirst = first
+				b.SetBytes(int64(size))
+				for b.Loop() {
+					if _, err := a.Open(dst[:0], nonce, ct, ad); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -32,3 +32,7 @@ func pick(n, adLen int, open, inPlace bool) aeadasm.Kernel {
 	}
 	return aeadasm.None
 }
+
+// subkeyFirst is false: XChaCha20's subkey is derived where the nonce is
+// used (State.InitFrom, or the kernel).
+const subkeyFirst = false

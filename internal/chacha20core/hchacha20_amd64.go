@@ -17,9 +17,13 @@ func hChaCha20ProldAVX512(out *[32]byte, key *[32]byte, nonce *[16]byte)
 func hChaCha20AVX2(out *[32]byte, key *[32]byte, nonce *[16]byte)
 
 // hChaCha20Asm runs HChaCha20 on the AVX512 or AVX2 keystream path's
-// instructions while that path is on, and reports whether it did.
+// instructions while that path is on and the core prefers them to the
+// portable code's scalar rounds (hChaCha20Scalar), and reports whether it
+// did.
 func hChaCha20Asm(out *[32]byte, key *[32]byte, nonce *[16]byte) bool {
 	switch {
+	case hChaCha20Scalar:
+		return false
 	case useAVX512 && rowProld:
 		hChaCha20ProldAVX512(out, key, nonce)
 	case useAVX512:
@@ -31,3 +35,7 @@ func hChaCha20Asm(out *[32]byte, key *[32]byte, nonce *[16]byte) bool {
 	}
 	return true
 }
+
+// hChaCha20Scalar selects the portable HChaCha20 on this core
+// (internal/cpuid's X86ChaCha20For); a variable for the tests.
+var hChaCha20Scalar = x86ChaCha20().HChaCha20Scalar

@@ -160,11 +160,20 @@ type X86ChaCha20 struct {
 	// shifts and a VPTERNLOGD: the same property of the core as
 	// X86AEAD.Prold, which it follows.
 	RowProld bool
+
+	// HChaCha20Scalar selects the portable HChaCha20, in general-purpose
+	// registers, over the row code, and makes XChaCha20-Poly1305 derive its
+	// subkey that way before the small AEAD kernels (which then take the
+	// 12-byte nonce form) instead of in their vector registers. It is set
+	// where the vector row code loses to the scalar rounds: on AMD Zen 5
+	// machines whose simple vector integer instructions take two cycles
+	// (bench/README.md, "AMD EPYC Zen 5, re-measured 2026-12-02").
+	HChaCha20Scalar bool
 }
 
 // X86ChaCha20For returns the keystream routing of core c.
 func X86ChaCha20For(c X86Core) X86ChaCha20 {
-	return X86ChaCha20{RowProld: X86AEADFor(c).Prold}
+	return X86ChaCha20{RowProld: X86AEADFor(c).Prold, HChaCha20Scalar: c == AMDZen5}
 }
 
 // X86AEADFor returns the AEAD routing of core c. Only measured cores have
