@@ -88,9 +88,10 @@ func genHChaCha20s() {
 // genHChaCha20 emits hChaCha20<isa>(out *[32]byte, key *[32]byte, nonce
 // *[16]byte): HChaCha20 (draft-irtf-cfrg-xchacha-03, Section 2.2) in the row
 // layout of the small kernels, for XChaCha20 calls that do not go through
-// them: about 70 ns on Zen 5 with the AVX-512VL rounds against 86 for the
-// portable code. The output is stored as two 16-byte rows (no feed-forward:
-// rows 0 and 3).
+// them, on cores where the vector row code beats the portable code's scalar
+// rounds (internal/cpuid's X86ChaCha20.HChaCha20Scalar; bench/README.md has
+// the timings per CPU). The output is stored as two 16-byte rows (no
+// feed-forward: rows 0 and 3).
 func genHChaCha20(isa string, qr func()) {
 	TEXT("hChaCha20"+isa, NOSPLIT, "func(out *[32]byte, key *[32]byte, nonce *[16]byte)")
 	Doc("hChaCha20" + isa + " computes HChaCha20 of key and nonce into out: see _asm/small.go.")
