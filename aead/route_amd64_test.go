@@ -4,6 +4,7 @@ package aead
 
 import (
 	"bytes"
+	"crypto/cipher"
 	"testing"
 
 	"github.com/chachakit/chachakit/internal/aeadasm"
@@ -157,25 +158,33 @@ func BenchmarkStitchedIFMA(b *testing.B) {
 	}
 	a, _ := New(make([]byte, KeySize))
 	nonce := make([]byte, NonceSize)
-	ad := make([]byte, 13)
 	defer func(v bool) { stitchedIFMA = v }(stitchedIFMA)
 	defer func(m int) { ifmaLoopMin = m }(ifmaLoopMin)
 	ifmaLoopMin = 0
-	for _, size := range []int{2048, 4096, 8192, 16384} {
+	benchChoice(b, a, nonce, []int{2048, 4096, 8192, 16384}, "loop", [2]string{"integer", "ifma"},
+		func(ifma bool) { stitchedIFMA = ifma })
+}
+
+// benchChoice runs Seal and Open of each size, with 13 bytes of additional
+// data, under both values of a route knob (set), named
+// op=Seal|Open/<knob>=<names[v]>/size=<size>.
+func benchChoice(b *testing.B, a cipher.AEAD, nonce []byte, sizes []int, knob string, names [2]string, set func(bool)) {
+	ad := make([]byte, 13)
+	for _, size := range sizes {
 		pt := make([]byte, size)
 		ct := a.Seal(nil, nonce, pt, ad)
 		dst := make([]byte, size+Overhead)
-		for _, ifma := range []bool{false, true} {
-			name := map[bool]string{false: "integer", true: "ifma"}[ifma]
-			b.Run("op=Seal/loop="+name+"/size="+itoa(size), func(b *testing.B) {
-				stitchedIFMA = ifma
+		for i, v := range []bool{false, true} {
+			name := knob + "=" + names[i] + "/size=" + itoa(size)
+			b.Run("op=Seal/"+name, func(b *testing.B) {
+				set(v)
 				b.SetBytes(int64(size))
 				for b.Loop() {
 					a.Seal(dst[:0], nonce, pt, ad)
 				}
 			})
-			b.Run("op=Open/loop="+name+"/size="+itoa(size), func(b *testing.B) {
-				stitchedIFMA = ifma
+			b.Run("op=Open/"+name, func(b *testing.B) {
+				set(v)
 				b.SetBytes(int64(size))
 				for b.Loop() {
 					if _, err := a.Open(dst[:0], nonce, ct, ad); err != nil {
@@ -243,30 +252,6 @@ func TestSubkeyFirst(t *testing.T) {
 func BenchmarkSubkeyFirst(b *testing.B) {
 	defer func(v bool) { subkeyFirst = v }(subkeyFirst)
 	a, _ := NewX(make([]byte, KeySize))
-	nonce := make([]byte, NonceSizeX)
-	ad := make([]byte, 13)
-	for _, size := range []int{64, 128, 256, 448, 1350} {
-		pt := make([]byte, size)
-		ct := a.Seal(nil, nonce, pt, ad)
-		dst := make([]byte, size+Overhead)
-		for _, first := range []bool{false, true} {
-			name := map[bool]string{false: "inside", true: "first"}[first]
-			b.Run("op=Seal/subkey="+name+"/size="+itoa(size), func(b *testing.B) {
-				subkeyFirst = first
-				b.SetBytes(int64(size))
-				for b.Loop() {
-					a.Seal(dst[:0], nonce, pt, ad)
-				}
-			})
-			b.Run("op=Open/subkey="+name+"/size="+itoa(size), func(b *testing.B) {
-				subkeyFirst = first
-				b.SetBytes(int64(size))
-				for b.Loop() {
-					if _, err := a.Open(dst[:0], nonce, ct, ad); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
-		}
-	}
+	benchChoice(b, a, make([]byte, NonceSizeX), []int{64, 128, 256, 448, 1350}, "subkey", [2]string{"inside", "first"},
+		func(first bool) { subkeyFirst = first })
 }
