@@ -105,6 +105,7 @@ var families = map[string]func(){
 		constants("sigma", "iota16", "rowLanes", "rowStep2", "rowStep1", "rol16", "rol8")
 		genAVX512()
 		genRowsProldAVX512()
+		genBlockScalar()
 		genAVX2()
 		genSSSE3()
 		genHChaCha20s()
@@ -744,6 +745,25 @@ func hybridRounds(f avx512Frame, pre wordLocs, rounds string) {
 	Comment("Vector lanes: column 0 of the first column round, counters s.Counter+0 ... s.Counter+15.")
 	vecColumn0()
 	Comment("Scalar block: counter s.Counter+16.")
+	scalarLoad(f, 16)
+
+	Comment("First diagonal round of the vector lanes, first double round of the scalar block.")
+	merge(firstDiag(), scalarDROps(f))
+	Comment("Nine more double rounds.")
+	MOVQ(U32(9), f.rounds)
+	Label(rounds)
+	merge(dr(), scalarDROps(f))
+	DECQ(f.rounds)
+	JNZ(LabelRef(rounds))
+}
+
+// sigmaWords: "expand 32-byte k" as four words.
+var sigmaWords = [4]uint32{0x61707865, 0x3320646e, 0x79622d32, 0x6b206574}
+
+// scalarLoad loads the scalar block's input words for counter
+// s.Counter+ctr from the State at rState into scalarReg, scalarC and the
+// frame (words 10 and 11); rState itself becomes word 12, last.
+func scalarLoad(f avx512Frame, ctr int) {
 	for w := 0; w < 4; w++ {
 		MOVL(U32(sigmaWords[w]), scalarReg[w])
 	}
@@ -760,26 +780,23 @@ func hybridRounds(f avx512Frame, pre wordLocs, rounds string) {
 		MOVL(mem(rState, offNonce+4*(w-13)), scalarReg[w])
 	}
 	MOVL(mem(rState, offCounter), EAX) // last: rState is scalar word 12
-	ADDL(U8(16), EAX)
-
-	Comment("First diagonal round of the vector lanes, first double round of the scalar block.")
-	merge(firstDiag(), scalarDROps(f))
-	Comment("Nine more double rounds.")
-	MOVQ(U32(9), f.rounds)
-	Label(rounds)
-	merge(dr(), scalarDROps(f))
-	DECQ(f.rounds)
-	JNZ(LabelRef(rounds))
+	if ctr != 0 {
+		ADDL(U8(ctr), EAX)
+	}
 }
-
-// sigmaWords: "expand 32-byte k" as four words.
-var sigmaWords = [4]uint32{0x61707865, 0x3320646e, 0x79622d32, 0x6b206574}
 
 // hybridScalarStore emits the end of the hybrid batch's scalar block
 // (counter s.Counter+16): it adds the input, XORs src+off and stores to
 // dst+off. It reloads rState, rSrc and rDst from the frame.
 func hybridScalarStore(f avx512Frame, off int) {
 	Comment("Scalar block: add the input, XOR and store as block 16.")
+	scalarStore(f, off, 16)
+}
+
+// scalarStore emits the end of a scalar block of counter s.Counter+ctr:
+// the input added, src+off XORed in, the result stored to dst+off. It
+// reloads rState, rSrc and rDst from the frame.
+func scalarStore(f avx512Frame, off, ctr int) {
 	MOVL(scalarC[0], f.words.Offset(4*8))
 	MOVL(scalarC[1], f.words.Offset(4*9))
 	MOVL(EAX, f.words.Offset(4*12))
@@ -799,7 +816,9 @@ func hybridScalarStore(f avx512Frame, off int) {
 			ADDL(mem(rState, offKey+4*(w-4)), r)
 		case w == 12:
 			ADDL(mem(rState, offCounter), r)
-			ADDL(U8(16), r)
+			if ctr != 0 {
+				ADDL(U8(ctr), r)
+			}
 		default:
 			ADDL(mem(rState, offNonce+4*(w-13)), r)
 		}

@@ -43,6 +43,13 @@ func xorBlocksAVX512(s *State, dst, src []byte)
 //go:noescape
 func xorRowsProldAVX512(s *State, dst, src []byte)
 
+// xorBlockScalar XORs exactly one keystream block (len(src) == 64) into dst,
+// computed in general-purpose registers, for cores where that beats the row
+// code (blockScalar).
+//
+//go:noescape
+func xorBlockScalar(s *State, dst, src []byte)
+
 //go:noescape
 func xorBlocksAVX2(s *State, dst, src []byte)
 
@@ -56,7 +63,9 @@ func xorBlocksSSSE3(s *State, dst, src []byte)
 // "row" layout, whose latency suits 64- to 512-byte messages). The
 // generator in _asm documents the layouts.
 func xorBlocks(s *State, dst, src []byte) {
-	if useAVX512 && rowProld && len(src) < 3*BlockSize {
+	if blockScalar && len(src) == BlockSize && (useAVX512 || useAVX2 || useSSSE3) {
+		xorBlockScalar(s, dst, src)
+	} else if useAVX512 && rowProld && len(src) < 3*BlockSize {
 		xorRowsProldAVX512(s, dst, src)
 	} else if useAVX512 {
 		xorBlocksAVX512(s, dst, src)
@@ -73,6 +82,13 @@ func xorBlocks(s *State, dst, src []byte) {
 // blocks and for HChaCha20 on this core (internal/cpuid's X86ChaCha20For);
 // a variable for the tests.
 var rowProld = x86ChaCha20().RowProld
+
+// blockScalar selects xorBlockScalar for a call of one block on this core
+// (internal/cpuid's X86ChaCha20For) in place of the row code of whichever
+// assembly path is on (AVX512, AVX2 or SSSE3: with GODEBUG switching
+// AVX-512 off, the AVX2 row code is as slow there); the portable code, when
+// forced, stays the portable code. A variable for the tests.
+var blockScalar = x86ChaCha20().BlockScalar
 
 func x86ChaCha20() cpuid.X86ChaCha20 {
 	x, _ := cpuid.ReadX86()

@@ -9,17 +9,26 @@ import (
 
 // TestRowProld runs the keystream tests (every block count to 50 at offsets
 // 0..7 and in place, every length 0..1100 through XORKeyStream, the counter
-// edge) with both row codes of the AVX512 path for one and two blocks,
+// edge) with both row codes of the AVX512 path for one and two blocks (one
+// block in the row code even where the core prefers xorBlockScalar),
 // whichever this core prefers, so that xorRowsProldAVX512 is checked
 // against the portable code on every CPU with AVX-512.
 func TestRowProld(t *testing.T) {
 	if !avx512CPU {
 		t.Skip("no AVX-512 on this CPU")
 	}
-	defer func(v bool) { rowProld = v }(rowProld)
-	for _, prold := range []bool{false, true} {
-		rowProld = prold
-		t.Run(map[bool]string{false: "shifts", true: "prold"}[prold], func(t *testing.T) {
+	defer func(v bool) { blockScalar = v }(blockScalar)
+	blockScalar = false // one block in the row code too
+	keystreamBothWays(t, &rowProld, [2]string{"shifts", "prold"})
+}
+
+// keystreamBothWays runs the keystream tests as two subtests, named by
+// names, with *knob false and then true, and restores *knob.
+func keystreamBothWays(t *testing.T, knob *bool, names [2]string) {
+	defer func(v bool) { *knob = v }(*knob)
+	for i, on := range []bool{false, true} {
+		*knob = on
+		t.Run(names[i], func(t *testing.T) {
 			TestXORBlocks(t)
 			TestXORKeyStreamLengths(t)
 			TestCounterWrap(t)
@@ -28,24 +37,18 @@ func TestRowProld(t *testing.T) {
 }
 
 // BenchmarkRowProld measures the choice X86ChaCha20For makes per core: one
-// and two blocks and HChaCha20 with either row code.
+// and two blocks and HChaCha20 with either row code (also where the core
+// takes the scalar code for one block and HChaCha20).
 func BenchmarkRowProld(b *testing.B) {
 	if !avx512CPU {
 		b.Skip("no AVX-512 on this CPU")
 	}
-	defer func(v bool) { rowProld = v }(rowProld)
+	defer func(v, w, h bool) { rowProld, blockScalar, hChaCha20Scalar = v, w, h }(rowProld, blockScalar, hChaCha20Scalar)
+	blockScalar, hChaCha20Scalar = false, false // the row code for one block and HChaCha20 too
 	for _, prold := range []bool{false, true} {
 		rounds := map[bool]string{false: "shifts", true: "prold"}[prold]
 		for _, n := range []int{64, 128} {
-			b.Run("op=XORBlocks/rounds="+rounds+"/size="+strconv.Itoa(n), func(b *testing.B) {
-				rowProld = prold
-				var s State
-				buf := make([]byte, n)
-				b.SetBytes(int64(n))
-				for b.Loop() {
-					XORBlocks(&s, buf, buf)
-				}
-			})
+			benchXORBlocks(b, "op=XORBlocks/rounds="+rounds+"/size="+strconv.Itoa(n), n, func() { rowProld = prold })
 		}
 		b.Run("op=HChaCha20/rounds="+rounds, func(b *testing.B) {
 			rowProld = prold
@@ -56,4 +59,18 @@ func BenchmarkRowProld(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchXORBlocks runs XORBlocks of n bytes in place as sub-benchmark name,
+// after set has chosen the variant.
+func benchXORBlocks(b *testing.B, name string, n int, set func()) {
+	b.Run(name, func(b *testing.B) {
+		set()
+		var s State
+		buf := make([]byte, n)
+		b.SetBytes(int64(n))
+		for b.Loop() {
+			XORBlocks(&s, buf, buf)
+		}
+	})
 }

@@ -169,11 +169,19 @@ type X86ChaCha20 struct {
 	// machines whose simple vector integer instructions take two cycles
 	// (bench/README.md, "AMD EPYC Zen 5, re-measured 2026-12-02").
 	HChaCha20Scalar bool
+
+	// BlockScalar selects, for a call of one block, the block computed in
+	// general-purpose registers (chacha20core's xorBlockScalar) over the
+	// row code, and makes chacha20core.CheapBlocks 1, so that a cipher
+	// asks for one block at a time. It is set where HChaCha20Scalar is,
+	// for the same reason: a lone block's chain of dependent vector
+	// instructions takes twice the cycles of the scalar one there.
+	BlockScalar bool
 }
 
 // X86ChaCha20For returns the keystream routing of core c.
 func X86ChaCha20For(c X86Core) X86ChaCha20 {
-	return X86ChaCha20{RowProld: X86AEADFor(c).Prold, HChaCha20Scalar: c == AMDZen5}
+	return X86ChaCha20{RowProld: X86AEADFor(c).Prold, HChaCha20Scalar: c == AMDZen5, BlockScalar: c == AMDZen5}
 }
 
 // X86AEADFor returns the AEAD routing of core c. Only measured cores have
