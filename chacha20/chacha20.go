@@ -56,6 +56,9 @@ type Cipher struct {
 	// beyond what is left in buf.
 	overflow bool
 	wiped    bool
+	// used is set by XORKeyStream and cleared by SetCounter: a call made
+	// while it is clear is likely the cipher's only one (see XORKeyStream).
+	used bool
 }
 
 // bufBlocks is the size of the keystream buffer, in blocks. A call whose
@@ -64,7 +67,9 @@ type Cipher struct {
 // two cost what one does, else one) and keeps the unused ones for the
 // next call: a stream of 64-byte calls then pays for a block every other
 // call. golang.org/x/crypto/chacha20 buffers four blocks the same way on
-// arm64, loong64, ppc64 and s390x (its bufSize).
+// arm64, loong64, ppc64 and s390x (its bufSize). The first call after
+// construction or SetCounter asks for chacha20core.LoneBlocks instead when
+// it needs one block, one on cores where a lone block costs half of two.
 const (
 	bufBlocks = 2
 	bufSize   = bufBlocks * blockSize
@@ -151,6 +156,7 @@ func (s *Cipher) SetCounter(counter uint32) {
 	s.s.Counter = counter
 	s.len = 0
 	s.overflow = false
+	s.used = false
 }
 
 // next returns the number of the next block a Cipher that buffered only
@@ -211,8 +217,17 @@ func (s *Cipher) XORKeyStream(dst, src []byte) {
 		}
 	}
 	// The buffer is empty. Whole blocks go straight to dst, unless a
-	// single cheap call covers the rest of the message.
+	// single cheap call covers the rest of the message. The first call
+	// after construction or SetCounter, when it needs one block, is often
+	// the only one (QUIC header protection, SSH's packet ciphers): it
+	// takes LoneBlocks, which is one where one block costs less alone.
 	cheap := chacha20core.CheapBlocks()
+	if !s.used {
+		s.used = true
+		if len(src) <= blockSize {
+			cheap = chacha20core.LoneBlocks()
+		}
+	}
 	if len(src) >= cheap*blockSize {
 		full := len(src) &^ (blockSize - 1)
 		// A lone block after the last whole batch costs as much as two

@@ -16,6 +16,18 @@ func CheapBlocks() int {
 	return 1
 }
 
+// LoneBlocks is CheapBlocks for a call that needs one block and is likely
+// the only one (chacha20.Cipher's first call after construction or
+// SetCounter: QUIC header protection, SSH's packet ciphers): 1 where one
+// block takes the scalar code (blockScalar), which there costs about half
+// of the row code's two, else CheapBlocks.
+func LoneBlocks() int {
+	if blockScalar && (useAVX512 || useAVX2 || useSSSE3) {
+		return 1
+	}
+	return CheapBlocks()
+}
+
 // pathHeadBlocks returns how many message blocks KeyAndXOR and KeyStreamHead
 // generate in one call with the key block: with it, one AVX512 batch (16
 // lanes and the scalar block: 17), two AVX2 batches (8+8) or four SSSE3
@@ -44,4 +56,12 @@ func BatchBlocks() int {
 		return 4
 	}
 	return 1
+}
+
+// SetBlockScalar sets blockScalar, the choice of xorBlockScalar for calls
+// of one block, and returns its previous value: for the tests of package
+// chacha20, which check both choices on every CPU.
+func SetBlockScalar(on bool) (was bool) {
+	was, blockScalar = blockScalar, on
+	return was
 }

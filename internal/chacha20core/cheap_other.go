@@ -8,6 +8,10 @@ package chacha20core
 // have not been measured for it.
 func CheapBlocks() int { return 1 }
 
+// LoneBlocks is CheapBlocks for a call that needs one block and is likely
+// the only one (see cheap_amd64.go): 1.
+func LoneBlocks() int { return 1 }
+
 // pathHeadBlocks returns how many message blocks KeyAndXOR and KeyStreamHead
 // generate in one call with the key block (see cheap_amd64.go).
 func pathHeadBlocks() int { return HeadBlocks }
@@ -16,3 +20,7 @@ func pathHeadBlocks() int { return HeadBlocks }
 // current path: 1 here, where no path computes a lone last block at a
 // higher price per block (see the amd64 version).
 func BatchBlocks() int { return 1 }
+
+// SetBlockScalar is the amd64 test hook (see cheap_amd64.go); there is no
+// scalar block to choose here.
+func SetBlockScalar(on bool) (was bool) { return false }
