@@ -28,15 +28,20 @@ func cpuDetails() map[string]string {
 	x, _ := cpuid.ReadX86()
 	c := x.Core()
 	r := cpuid.X86AEADFor(c)
+	k := cpuid.X86ChaCha20For(c)
 	h := "in the row code's vector registers"
-	if cpuid.X86ChaCha20For(c).HChaCha20Scalar {
+	if k.HChaCha20Scalar {
 		h = "by the portable code's scalar rounds, before the AEAD kernels"
+	}
+	b := "in the row code (two for the price of one)"
+	if k.BlockScalar {
+		b = "in general-purpose registers, and a cipher's first call takes one block"
 	}
 	return map[string]string{
 		"cpuid": fmt.Sprintf("%s family %#x model %#x stepping %d, AMX %v", x.Vendor, x.Family, x.Model, x.Stepping, x.AMX),
 		"core":  c.String(),
-		"route": fmt.Sprintf("AEAD small kernels up to %d bytes with %s rounds, the short path above; long messages: the stitched loop with the MAC %s; XChaCha20's subkey %s (the core's rows of internal/cpuid's X86AEADFor and X86ChaCha20For)",
+		"route": fmt.Sprintf("AEAD small kernels up to %d bytes with %s rounds, the short path above; long messages: the stitched loop with the MAC %s; XChaCha20's subkey %s; a lone keystream block %s (the core's rows of internal/cpuid's X86AEADFor and X86ChaCha20For)",
 			r.SmallMax, map[bool]string{false: "shift-pair rotation", true: "VPROLD"}[r.Prold],
-			map[bool]string{false: "on the integer units", true: "in IFMA lanes from 8 KiB"}[r.LoopIFMA], h),
+			map[bool]string{false: "on the integer units", true: "in IFMA lanes from 8 KiB"}[r.LoopIFMA], h, b),
 	}
 }
