@@ -112,7 +112,11 @@ var families = map[string]func(){
 		genLanesAVX512()
 		genLanesAVX2()
 	},
-	"small":     func() { constants("sigma", "rowLanes", "rowStep2", "rol16", "rol8", "midMask"); genSmall() },
+	"small": func() {
+		constants("sigma", "rowLanes", "rowStep2", "rol16", "rol8", "midMask")
+		genSmall()
+		genSmallKeyScalarAVX512()
+	},
 	"midavx2":   func() { constants("sigma", "iota16", "rowLanes", "rowStep2", "rol16", "rol8", "midMask"); genMidAVX2() },
 	"midavx512": func() { constants("sigma", "iota16", "rowLanes"); genMidAVX512() },
 	"stitched": func() {

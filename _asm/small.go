@@ -16,7 +16,8 @@ import (
 //	func aeadSmallAVX2(key *[32]byte, nonce []byte, blk *[192]byte, mac *[272]byte, adLen, n int, tag *[16]byte, open int) (ok int)
 //
 // (and aeadSmallProldAVX512, aeadSmall3ProldAVX512: the AVX-512 two with
-// VPROLD rounds, see genSmallAVX512)
+// VPROLD rounds, see genSmallAVX512; aeadSmallKeyScalarAVX512, the first
+// with the key block on the integer units too, see smallkey.go)
 //
 // For messages of at most 64 bytes the AEAD is one ChaCha20 block pair and a
 // few Poly1305 blocks, and every step is on one dependency chain: block 0's
@@ -172,7 +173,13 @@ func (k *smallKernel) label(s string) string { return smallName + "_" + s }
 
 // doubleRounds copies the input rows to the working rows of set 0 (and set
 // 1 if two) and runs ten double rounds.
-func (k *smallKernel) doubleRounds(name string, two bool) {
+func (k *smallKernel) doubleRounds(name string, two bool) { k.doubleRoundsWith(name, two, Mem{}, nil) }
+
+// doubleRoundsWith is doubleRounds with extra emitted into each double
+// round's loop body (an independent instruction stream, such as a scalar
+// block's double round) and the round counter at counter in the frame,
+// which leaves R13 to extra; without extra the counter is R13.
+func (k *smallKernel) doubleRoundsWith(name string, two bool, counter Mem, extra func()) {
 	sets := []quad{k.q}
 	ins := [][4]VecPhysical{{Y8, Y9, Y10, Y11}}
 	qr := k.qr1
@@ -190,7 +197,11 @@ func (k *smallKernel) doubleRounds(name string, two bool) {
 			}
 		}
 	}
-	MOVL(U32(10), R13L)
+	if extra != nil {
+		MOVQ(U32(10), counter)
+	} else {
+		MOVL(U32(10), R13L)
+	}
 	Label(name)
 	qr()
 	for _, q := range sets {
@@ -204,7 +215,12 @@ func (k *smallKernel) doubleRounds(name string, two bool) {
 		VPSHUFD(U8(0x93), q[2], q[2])
 		VPSHUFD(U8(0x4e), q[3], q[3])
 	}
-	DECL(R13L)
+	if extra != nil {
+		extra()
+		DECQ(counter)
+	} else {
+		DECL(R13L)
+	}
 	JNZ(LabelRef(name))
 }
 
@@ -239,11 +255,24 @@ func (k *smallKernel) addAndKey() {
 		"takes them; s = bytes 16-31.")
 	VMOVQ(X0, R8)
 	VPEXTRQ(U8(1), X0, R9)
-	MOVQ(U64(0x0FFFFFFC0FFFFFFF), RAX)
-	ANDQ(RAX, R8)
-	MOVQ(U64(0x0FFFFFFC0FFFFFFC), RAX)
-	ANDQ(RAX, R9)
+	clampR(R8, R9, RAX)
 	VMOVDQU(X1, k.sKey)
+}
+
+// clampR clamps r = (r0, r1) as RFC 8439, Section 2.5.1, with tmp.
+func clampR(r0, r1, tmp GPPhysical) {
+	MOVQ(U64(0x0FFFFFFC0FFFFFFF), tmp)
+	ANDQ(tmp, r0)
+	MOVQ(U64(0x0FFFFFFC0FFFFFFC), tmp)
+	ANDQ(tmp, r1)
+}
+
+// byteMask sets k to the mask of the low n bytes of a 64-byte register
+// (n <= 64), with tmp: BZHI of all ones.
+func byteMask(n, tmp GPPhysical, k OpmaskPhysical) {
+	MOVQ(I32(-1), tmp)
+	BZHIQ(n, tmp, tmp)
+	KMOVQ(tmp, k)
 }
 
 // lensAndMAC stores the lengths (RDX = len(ad), RCX = len(src)) after the
@@ -397,23 +426,17 @@ func genSmallAVX512(two, prold bool) {
 	LEAQ(buf, R14)
 	Load(Param("ad").Base(), RBX)
 	Load(Param("ad").Len(), RDX)
-	MOVQ(I32(-1), RAX)
-	BZHIQ(RCX, RAX, RAX)
-	KMOVQ(RAX, K1)
+	byteMask(RCX, RAX, K1)
 	if two {
 		XORL(R11L, R11L)
 		for i, kr := range []OpmaskPhysical{K4, K5} {
 			MOVQ(RCX, RAX)
 			SUBQ(U8(64*(i+1)), RAX)
 			CMOVQLT(R11, RAX)
-			MOVQ(I32(-1), R10)
-			BZHIQ(RAX, R10, R10)
-			KMOVQ(R10, kr)
+			byteMask(RAX, R10, kr)
 		}
 	}
-	MOVQ(I32(-1), RAX)
-	BZHIQ(RDX, RAX, RAX)
-	KMOVQ(RAX, K2)
+	byteMask(RDX, RAX, K2)
 	VMOVDQU8_Z(Mem{Base: RBX}, K2, Z16)
 	VMOVDQU64(Z16, Mem{Base: R14})
 

@@ -26,6 +26,9 @@ func pick(n, adLen int, open, inPlace bool) aeadasm.Kernel {
 		if smallProld {
 			return aeadasm.SmallProldAVX512
 		}
+		if smallKeyScalar && n <= 64 {
+			return aeadasm.SmallKeyScalarAVX512
+		}
 		return aeadasm.SmallAVX512
 	case n <= smallMax && adLen <= aeadasm.SmallADMax && k.Has(aeadasm.SmallAVX2):
 		return aeadasm.SmallAVX2
@@ -77,6 +80,12 @@ var smallMax = min(x86AEAD().SmallMax, aeadasm.SmallMax)
 // smallProld selects the AVX-512 small kernels' VPROLD rounds on this core
 // (internal/cpuid's X86AEADFor).
 var smallProld = x86AEAD().Prold
+
+// smallKeyScalar selects, up to 64 bytes, the small kernel that also
+// computes the Poly1305 key block in general-purpose registers on this core
+// (internal/cpuid's X86AEADFor; the kernel itself takes the vector key
+// block for a 24-byte nonce). A variable for the tests.
+var smallKeyScalar = x86AEAD().KeyScalar
 
 // stitchedIFMA selects the stitched loop with the MAC in IFMA lanes on this
 // core (internal/cpuid's X86AEADFor), from ifmaLoopMin bytes: it computes

@@ -14,7 +14,9 @@ import (
 // BenchmarkSmallMax measures the choices X86AEADFor makes per core: Seal
 // and Open of 64..192-byte messages, with 13 bytes of additional data,
 // through the small kernels with either rounds ("shifts": qrLowLatency's
-// rotations; "prold": VPROLD) against the short path (no small kernel).
+// rotations; "prold": VPROLD; "keyscalar": the shifts with the key block in
+// general-purpose registers too, up to 64 bytes) against the short path (no
+// small kernel).
 func BenchmarkSmallMax(b *testing.B) {
 	if !aeadasm.Available().Has(aeadasm.SmallAVX512) && !aeadasm.Available().Has(aeadasm.SmallAVX2) {
 		b.Skip("no small kernel on this CPU")
@@ -22,26 +24,29 @@ func BenchmarkSmallMax(b *testing.B) {
 	a, _ := New(make([]byte, KeySize))
 	nonce := make([]byte, NonceSize)
 	ad := make([]byte, 13)
-	defer func(m int, p bool) { smallMax, smallProld = m, p }(smallMax, smallProld)
+	defer func(m int, p, k bool) { smallMax, smallProld, smallKeyScalar = m, p, k }(smallMax, smallProld, smallKeyScalar)
 	routes := []struct {
-		name  string
-		max   int
-		prold bool
-	}{{"shifts", aeadasm.SmallMax, false}, {"prold", aeadasm.SmallMax, true}, {"short", -1, false}}
+		name      string
+		max       int
+		prold, ks bool
+	}{
+		{"shifts", aeadasm.SmallMax, false, false}, {"prold", aeadasm.SmallMax, true, false},
+		{"keyscalar", aeadasm.SmallMax, false, true}, {"short", -1, false, false},
+	}
 	for _, size := range []int{64, 96, 128, 160, 192} {
 		pt := make([]byte, size)
 		ct := a.Seal(nil, nonce, pt, ad)
 		dst := make([]byte, size+Overhead)
 		for _, r := range routes {
 			b.Run("op=Seal/route="+r.name+"/size="+itoa(size), func(b *testing.B) {
-				smallMax, smallProld = r.max, r.prold
+				smallMax, smallProld, smallKeyScalar = r.max, r.prold, r.ks
 				b.SetBytes(int64(size))
 				for b.Loop() {
 					a.Seal(dst[:0], nonce, pt, ad)
 				}
 			})
 			b.Run("op=Open/route="+r.name+"/size="+itoa(size), func(b *testing.B) {
-				smallMax, smallProld = r.max, r.prold
+				smallMax, smallProld, smallKeyScalar = r.max, r.prold, r.ks
 				b.SetBytes(int64(size))
 				for b.Loop() {
 					if _, err := a.Open(dst[:0], nonce, ct, ad); err != nil {
@@ -54,11 +59,12 @@ func BenchmarkSmallMax(b *testing.B) {
 }
 
 // TestSmallMaxRoutes runs Seal and Open of 0..200 bytes against x/crypto
-// with the small kernels' reach at both values X86AEADFor gives and both
-// of their rounds, so that the route of every core is tested on every CPU:
+// with the small kernels' reach at both values X86AEADFor gives and each
+// of their round codes (with the key block in general-purpose registers
+// too, or not), so that the route of every core is tested on every CPU:
 // results, in-place use, and a forged message's zeroed dst.
 func TestSmallMaxRoutes(t *testing.T) {
-	defer func(m int, p bool) { smallMax, smallProld = m, p }(smallMax, smallProld)
+	defer func(m int, p, k bool) { smallMax, smallProld, smallKeyScalar = m, p, k }(smallMax, smallProld, smallKeyScalar)
 	key := make([]byte, KeySize)
 	for i := range key {
 		key[i] = byte(i * 7)
@@ -67,11 +73,11 @@ func TestSmallMaxRoutes(t *testing.T) {
 	ref, _ := xcp.New(key)
 	nonce := make([]byte, NonceSize)
 	for _, c := range []struct {
-		m     int
-		prold bool
-	}{{64, false}, {192, false}, {64, true}, {192, true}} {
+		m         int
+		prold, ks bool
+	}{{64, false, false}, {192, false, false}, {64, true, false}, {192, true, false}, {64, false, true}, {192, false, true}} {
 		m := c.m
-		smallMax, smallProld = c.m, c.prold
+		smallMax, smallProld, smallKeyScalar = c.m, c.prold, c.ks
 		for n := 0; n <= 200; n++ {
 			ad := make([]byte, n%70)
 			pt := make([]byte, n)
@@ -83,7 +89,7 @@ func TestSmallMaxRoutes(t *testing.T) {
 			buf := append(bytes.Clone(pt), make([]byte, Overhead)...)
 			got := ours.Seal(buf[:0], nonce, buf[:n], ad)
 			if !bytes.Equal(got, want) {
-				t.Fatalf("smallMax %d, prold %v, n=%d: Seal in place differs from x/crypto", m, c.prold, n)
+				t.Fatalf("smallMax %d, prold %v, key scalar %v, n=%d: Seal in place differs from x/crypto", m, c.prold, c.ks, n)
 			}
 			if p, err := ours.Open(got[:0], nonce, got, ad); err != nil || !bytes.Equal(p, pt) {
 				t.Fatalf("smallMax %d, n=%d: Open in place: %v", m, n, err)

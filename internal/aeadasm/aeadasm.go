@@ -15,7 +15,9 @@
 //   - small (small_amd64.go): messages of up to [SmallMax] bytes, the key
 //     block, the encryption and the MAC in one call from key and nonce
 //     (AVX-512 with either of two round codes, [SmallAVX512] and
-//     [SmallProldAVX512], which the route picks per core; or AVX2);
+//     [SmallProldAVX512], or [SmallKeyScalarAVX512], which also computes
+//     the key block on the integer units; the route picks per core; or
+//     AVX2);
 //   - mid-size AVX2 (mid_avx2_amd64.go): messages from [MidAVX2Min] bytes in
 //     8-block batches, each batch's ciphertext MACed during the next one;
 //   - mid-size AVX-512 (mid_avx512_amd64.go): [MidAVX512Min] to
@@ -40,6 +42,11 @@ const (
 	None Kernel = iota
 	SmallAVX512
 	SmallProldAVX512 // SmallAVX512 with VPROLD rounds, for cores that rotate in one cycle
+	// SmallKeyScalarAVX512 is SmallAVX512 with the Poly1305 key block also
+	// computed in general-purpose registers (up to 64 bytes and a 12-byte
+	// nonce; otherwise it runs SmallAVX512), for cores whose vector chain
+	// is the slower one.
+	SmallKeyScalarAVX512
 	SmallAVX2
 	MidAVX512
 	MidAVX2

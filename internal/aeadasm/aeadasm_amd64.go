@@ -50,7 +50,7 @@ func Available() Set {
 	if useAVX512 {
 		s |= 1 << StitchedAVX512
 		if hasBW {
-			s |= 1<<SmallAVX512 | 1<<SmallProldAVX512
+			s |= 1<<SmallAVX512 | 1<<SmallProldAVX512 | 1<<SmallKeyScalarAVX512
 			if hasIFMA {
 				s |= 1 << MidAVX512
 			}
@@ -78,7 +78,7 @@ func Available() Set {
 func Seal(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte) {
 	check(len(dst), len(src), nonce)
 	switch k {
-	case SmallAVX512, SmallProldAVX512, SmallAVX2:
+	case SmallAVX512, SmallProldAVX512, SmallKeyScalarAVX512, SmallAVX2:
 		sealSmall(k, key, nonce, dst, src, ad, tag)
 		return
 	}
@@ -107,7 +107,7 @@ func Open(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]b
 	check(len(dst), len(src), nonce)
 	var ok bool
 	switch k {
-	case SmallAVX512, SmallProldAVX512, SmallAVX2:
+	case SmallAVX512, SmallProldAVX512, SmallKeyScalarAVX512, SmallAVX2:
 		ok = openSmall(k, key, nonce, dst, src, ad, tag)
 	default:
 		var s chacha20core.State

@@ -107,7 +107,7 @@ func testSmallAEAD(t *testing.T, k Kernel) {
 	}
 }
 
-var smallKernelName = map[Kernel]string{SmallAVX512: "AVX512", SmallProldAVX512: "ProldAVX512", SmallAVX2: "AVX2"}
+var smallKernelName = map[Kernel]string{SmallAVX512: "AVX512", SmallProldAVX512: "ProldAVX512", SmallKeyScalarAVX512: "KeyScalarAVX512", SmallAVX2: "AVX2"}
 
 func TestSmallAEADAllocs(t *testing.T) {
 	var key [32]byte

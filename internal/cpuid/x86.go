@@ -145,6 +145,14 @@ type X86AEAD struct {
 	// cycles (AMD Zen 5).
 	Prold bool
 
+	// KeyScalar selects, for messages of up to 64 bytes with a 12-byte
+	// nonce, the small kernel that also computes the Poly1305 key block in
+	// general-purpose registers beside its vector rounds
+	// (aeadasm.SmallKeyScalarAVX512), where that chain is the shorter one:
+	// r and s are then ready before the vector rounds end (AMD Zen 5, whose
+	// simple vector instructions take two cycles).
+	KeyScalar bool
+
 	// LoopIFMA selects the stitched loop with the MAC in AVX-512 IFMA lanes
 	// (aeadasm.StitchedIFMA) for long messages over the one with the MAC on
 	// the integer units, which on Intel's Golden Cove cores compete with
@@ -191,6 +199,8 @@ func X86AEADFor(c X86Core) X86AEAD {
 	switch c {
 	case IntelSapphireRapids:
 		return X86AEAD{SmallMax: 64, Prold: true, LoopIFMA: true}
+	case AMDZen5:
+		return X86AEAD{SmallMax: 192, KeyScalar: true}
 	}
 	return X86AEAD{SmallMax: 192}
 }

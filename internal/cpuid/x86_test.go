@@ -79,7 +79,10 @@ func TestReadX86(t *testing.T) {
 // TestX86AEADFor names the routing of every core in the table: the measured
 // ones their own, the rest the default.
 func TestX86AEADFor(t *testing.T) {
-	want := map[X86Core]X86AEAD{IntelSapphireRapids: {SmallMax: 64, Prold: true, LoopIFMA: true}}
+	want := map[X86Core]X86AEAD{
+		IntelSapphireRapids: {SmallMax: 64, Prold: true, LoopIFMA: true},
+		AMDZen5:             {SmallMax: 192, KeyScalar: true},
+	}
 	for c := X86Unknown; c <= AMDZen5; c++ {
 		w, ok := want[c]
 		if !ok {
