@@ -33,6 +33,10 @@ func cpuDetails() map[string]string {
 	if k.HChaCha20Scalar {
 		h = "by the portable code's scalar rounds, before the AEAD kernels"
 	}
+	ks := ""
+	if r.KeyScalar {
+		ks = " (up to 64 bytes with the key block in general-purpose registers too)"
+	}
 	b := "in the row code (two for the price of one)"
 	if k.BlockScalar {
 		b = "in general-purpose registers, and a cipher's first call takes one block"
@@ -40,8 +44,8 @@ func cpuDetails() map[string]string {
 	return map[string]string{
 		"cpuid": fmt.Sprintf("%s family %#x model %#x stepping %d, AMX %v", x.Vendor, x.Family, x.Model, x.Stepping, x.AMX),
 		"core":  c.String(),
-		"route": fmt.Sprintf("AEAD small kernels up to %d bytes with %s rounds, the short path above; long messages: the stitched loop with the MAC %s; XChaCha20's subkey %s; a lone keystream block %s (the core's rows of internal/cpuid's X86AEADFor and X86ChaCha20For)",
-			r.SmallMax, map[bool]string{false: "shift-pair rotation", true: "VPROLD"}[r.Prold],
+		"route": fmt.Sprintf("AEAD small kernels up to %d bytes with %s rounds%s, the short path above; long messages: the stitched loop with the MAC %s; XChaCha20's subkey %s; a lone keystream block %s (the core's rows of internal/cpuid's X86AEADFor and X86ChaCha20For)",
+			r.SmallMax, map[bool]string{false: "shift-pair rotation", true: "VPROLD"}[r.Prold], ks,
 			map[bool]string{false: "on the integer units", true: "in IFMA lanes from 8 KiB"}[r.LoopIFMA], h, b),
 	}
 }
