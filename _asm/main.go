@@ -115,7 +115,6 @@ var families = map[string]func(){
 	"small": func() {
 		constants("sigma", "rowLanes", "rowStep2", "rol16", "rol8", "midMask")
 		genSmall()
-		genSmallKeyScalarAVX512()
 	},
 	"midavx2":   func() { constants("sigma", "iota16", "rowLanes", "rowStep2", "rol16", "rol8", "midMask"); genMidAVX2() },
 	"midavx512": func() { constants("sigma", "iota16", "rowLanes"); genMidAVX512() },

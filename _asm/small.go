@@ -71,9 +71,10 @@ import (
 
 func genSmall() {
 	for _, prold := range []bool{false, true} {
-		genSmallAVX512(false, prold)
-		genSmallAVX512(true, prold)
+		genSmallAVX512(false, prold, false)
+		genSmallAVX512(true, prold, false)
 	}
+	genSmallAVX512(false, false, true)
 	genSmallAVX2(midMask) // 64 bytes of 0xff, then 64 zeros
 }
 
@@ -122,6 +123,7 @@ type smallKernel struct {
 	in3b VecPhysical
 	qr1  func() // one round on q
 	qr2  func() // one round on q and q2
+	ks   *keyScalar // the scalar block 0 beside the rounds (smallkey.go), or nil
 }
 
 func newSmallKernel(q2 quad, in3b VecPhysical, qr1, qr2 func()) *smallKernel {
@@ -229,16 +231,16 @@ func (k *smallKernel) doubleRoundsWith(name string, two bool, counter Mem, extra
 // lanes of set 0, blocks 2 and 3 in set 1.
 func (k *smallKernel) blocks() {
 	if k.in3b == nil {
-		k.doubleRounds(k.label("rounds"), false)
+		k.rounds(k.label("rounds"), false)
 		k.addAndKey()
 		return
 	}
 	CMPQ(RCX, U8(64))
 	JA(LabelRef(k.label("two")))
-	k.doubleRounds(k.label("rounds"), false)
+	k.rounds(k.label("rounds"), false)
 	JMP(LabelRef(k.label("added")))
 	Label(k.label("two"))
-	k.doubleRounds(k.label("rounds2"), true)
+	k.rounds(k.label("rounds2"), true)
 	for j, r := range []VecPhysical{Y8, Y9, Y10, k.in3b} {
 		VPADDD(r, k.q2[j], k.q2[j])
 	}
@@ -246,10 +248,26 @@ func (k *smallKernel) blocks() {
 	k.addAndKey()
 }
 
+// rounds runs the ten double rounds of set 0 (and set 1 if two), with the
+// scalar block 0 beside them if the kernel has one.
+func (k *smallKernel) rounds(name string, two bool) {
+	if k.ks == nil {
+		k.doubleRounds(name, two)
+		return
+	}
+	k.ks.load()
+	Comment("Ten double rounds of the row sets, each with one of the scalar block 0.")
+	k.doubleRoundsWith(name, two, k.ks.f.rounds, func() { run(scalarDROps(k.ks.f)) })
+}
+
 // addAndKey adds the input to set 0 and sets r, s1 and s from block 0.
 func (k *smallKernel) addAndKey() {
 	for j, r := range []VecPhysical{Y8, Y9, Y10, Y11} {
 		VPADDD(r, k.q[j], k.q[j])
+	}
+	if k.ks != nil {
+		k.ks.key(k.sKey)
+		return
 	}
 	Comment("r = block 0's bytes 0-15, clamped, in R8 (r0) and R9 (r1) until the MAC",
 		"takes them; s = bytes 16-31.")
@@ -378,7 +396,13 @@ func (k *smallKernel) finish(h [3]GPPhysical, store func()) {
 // VPROLD (Intel's Golden Cove cores run vector shifts and rotations on two
 // ports), which costs it about 3 cycles per double round on one row set
 // and 9 on two (bench/README.md, "The small kernels on Intel").
-func genSmallAVX512(two, prold bool) {
+//
+// With keyScalar set it emits aeadSmallKeyScalarAVX512, the one-set
+// shift-pair kernel with the scalar block 0 beside the rounds (smallkey.go),
+// for a 12-byte nonce only. (Its two-set form measured level with
+// aeadSmall3AVX512 at 96-192 bytes on Zen 5, so it is not emitted; the
+// code would take two.)
+func genSmallAVX512(two, prold, keyScalar bool) {
 	name, max := "aeadSmallAVX512", "64"
 	if two {
 		name, max = "aeadSmall3AVX512", "192"
@@ -387,6 +411,10 @@ func genSmallAVX512(two, prold bool) {
 	if prold {
 		name = strings.Replace(name, "AVX512", "ProldAVX512", 1)
 		smallName += "p"
+	}
+	if keyScalar {
+		name = strings.Replace(name, "AVX512", "KeyScalarAVX512", 1)
+		smallName += "ks"
 	}
 	TEXT(name, NOSPLIT, "func(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)")
 	Doc(name+" seals (open == 0) or opens a message of at most "+max+" bytes",
@@ -403,6 +431,15 @@ func genSmallAVX512(two, prold bool) {
 		k = newSmallKernel(set1, Y22, qr1, qr2)
 	}
 	buf := AllocLocal(64 + 192 + 16)
+	if keyScalar {
+		k.ks = newKeyScalar(func() {
+			Load(Param("dst").Base(), rDst)
+			Load(Param("src").Base(), rSrc)
+			Load(Param("src").Len(), RCX)
+			Load(Param("ad").Len(), RDX)
+			LEAQ(buf, R14)
+		})
+	}
 
 	Load(Param("key"), RAX)
 	Load(Param("nonce").Base(), RBX)
@@ -508,6 +545,9 @@ func genSmallAVX512(two, prold bool) {
 			VPXORD(zreg(i), zreg(i), zreg(i))
 		}
 		Label(k.label("clear"))
+	}
+	if k.ks != nil {
+		k.ks.clear()
 	}
 	clearY0Y15()
 	RET()

@@ -41,21 +41,20 @@ func aeadSmallProldAVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag 
 //go:noescape
 func aeadSmall3ProldAVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
 
-// aeadSmallKeyScalarAVX512 is aeadSmallAVX512 for a 12-byte nonce, with
-// block 0 (r and s) computed a second time in general-purpose registers
-// beside the vector rounds, so that an Open's MAC can start before they
-// end (_asm/smallkey.go), for cores whose vector chain is the slower one
-// (smallKeyScalar).
+// aeadSmallKeyScalarAVX512 is aeadSmallAVX512 for a 12-byte nonce only,
+// with block 0 (r and s) computed a second time in general-purpose
+// registers beside the vector rounds, so that the MAC can start before they
+// end (_asm/smallkey.go), for cores whose vector chain is the slower one.
 //
 //go:noescape
-func aeadSmallKeyScalarAVX512(key *[32]byte, nonce *[12]byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
+func aeadSmallKeyScalarAVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
 
 // small512 runs the AVX-512 small kernel k (SmallAVX512, SmallProldAVX512
 // or SmallKeyScalarAVX512) that takes len(src) bytes and the nonce.
 func small512(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) int {
 	switch {
-	case k == SmallKeyScalarAVX512 && len(src) <= 64 && len(nonce) == 12:
-		return aeadSmallKeyScalarAVX512(key, (*[12]byte)(nonce), dst, src, ad, tag, open)
+	case k == SmallKeyScalarAVX512 && len(nonce) == 12 && len(src) <= 64:
+		return aeadSmallKeyScalarAVX512(key, nonce, dst, src, ad, tag, open)
 	case k == SmallProldAVX512 && len(src) <= 64:
 		return aeadSmallProldAVX512(key, nonce, dst, src, ad, tag, open)
 	case k == SmallProldAVX512:

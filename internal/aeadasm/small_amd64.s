@@ -1742,6 +1742,469 @@ small3p_clear:
 	VZEROUPPER
 	RET
 
+// func aeadSmallKeyScalarAVX512(key *[32]byte, nonce []byte, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
+TEXT ·aeadSmallKeyScalarAVX512(SB), NOSPLIT, $360-128
+	MOVQ key+0(FP), AX
+	MOVQ nonce_base+8(FP), BX
+	MOVQ dst_base+32(FP), DI
+	MOVQ src_base+56(FP), SI
+	MOVQ src_len+64(FP), CX
+
+	// Blocks 0 and 1 (low and high lanes of set 0) and, for messages over 64
+	// bytes, 2 and 3 (set 1), row layout; the last row is the counter and the
+	// nonce: the nonce's 12 bytes loaded under a mask and shifted up by the
+	// counter's 4.
+	VBROADCASTI128 sigma<>+0(SB), Y8
+	VBROADCASTI128 (AX), Y9
+	VBROADCASTI128 16(AX), Y10
+	MOVQ           nonce_len+16(FP), DX
+	CMPQ           DX, $0x18
+	JEQ            small512ks_x
+	MOVL           $0x00000fff, DX
+	KMOVW          DX, K3
+	VMOVDQU8.Z     (BX), K3, X11
+	VPSLLDQ        $0x04, X11, X11
+	JMP            small512ks_row3
+
+	// XChaCha20: HChaCha20 (20 rounds, no feed-forward) of key and nonce[0:16];
+	// rows 0 and 3 are the subkey, nonce[16:24] the end of the last row.
+small512ks_x:
+	VBROADCASTI128 (BX), Y11
+	VMOVDQA        Y8, Y0
+	VMOVDQA        Y9, Y1
+	VMOVDQA        Y10, Y2
+	VMOVDQA        Y11, Y3
+	MOVL           $0x0000000a, R13
+
+small512ks_hrounds:
+	VPROLD     $0x10, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x10, Y0, Y14
+	VPSRLD     $0x10, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x0c, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x0c, Y2, Y14
+	VPSRLD     $0x14, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPROLD     $0x08, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x08, Y0, Y14
+	VPSRLD     $0x18, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x07, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x07, Y2, Y14
+	VPSRLD     $0x19, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPSHUFD    $0x93, Y0, Y0
+	VPSHUFD    $0x39, Y2, Y2
+	VPSHUFD    $0x4e, Y3, Y3
+	VPROLD     $0x10, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x10, Y0, Y14
+	VPSRLD     $0x10, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x0c, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x0c, Y2, Y14
+	VPSRLD     $0x14, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPROLD     $0x08, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x08, Y0, Y14
+	VPSRLD     $0x18, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x07, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x07, Y2, Y14
+	VPSRLD     $0x19, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPSHUFD    $0x39, Y0, Y0
+	VPSHUFD    $0x93, Y2, Y2
+	VPSHUFD    $0x4e, Y3, Y3
+	DECL       R13
+	JNZ        small512ks_hrounds
+	VMOVDQA    Y0, Y9
+	VMOVDQA    Y3, Y10
+	VMOVQ      16(BX), X11
+	VPSLLDQ    $0x08, X11, X11
+
+small512ks_row3:
+	VINSERTI128 $0x01, X11, Y11, Y11
+	VPADDD      rowLanes<>+0(SB), Y11, Y11
+
+	// Off the chain: ad, zero-padded, to buf[0:64]; the masks of the message's
+	// bytes in each 64-byte block: K1 (and K4, K5); of len(ad) bytes: K2.
+	LEAQ       16(SP), R14
+	MOVQ       ad_base+80(FP), BX
+	MOVQ       ad_len+88(FP), DX
+	MOVQ       $-1, AX
+	BZHIQ      CX, AX, AX
+	KMOVQ      AX, K1
+	MOVQ       $-1, AX
+	BZHIQ      DX, AX, AX
+	KMOVQ      AX, K2
+	VMOVDQU8.Z (BX), K2, Z16
+	VMOVDQU64  Z16, (R14)
+
+	// Scalar block 0: words 4-11 from key (RAX), 13-15 from the nonce (RBX,
+	// last), 12 = 0; words 10 and 11 start in the frame.
+	MOVQ key+0(FP), AX
+	MOVQ nonce_base+8(FP), BX
+	MOVL 24(AX), R8
+	MOVL R8, 336(SP)
+	MOVL 28(AX), R8
+	MOVL R8, 340(SP)
+	MOVL (AX), R12
+	MOVL 4(AX), R13
+	MOVL 8(AX), R14
+	MOVL 12(AX), R15
+	MOVL 16(AX), SI
+	MOVL 20(AX), DI
+	MOVL 8(BX), DX
+	MOVL 4(BX), CX
+	MOVL (BX), BX
+	XORL AX, AX
+	MOVL $0x61707865, R8
+	MOVL $0x3320646e, R9
+	MOVL $0x79622d32, R10
+	MOVL $0x6b206574, R11
+
+	// Ten double rounds of the row sets, each with one of the scalar block 0.
+	VMOVDQA Y8, Y0
+	VMOVDQA Y9, Y1
+	VMOVDQA Y10, Y2
+	VMOVDQA Y11, Y3
+	MOVQ    $0x0000000a, 288(SP)
+
+small512ks_rounds:
+	VPROLD     $0x10, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x10, Y0, Y14
+	VPSRLD     $0x10, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x0c, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x0c, Y2, Y14
+	VPSRLD     $0x14, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPROLD     $0x08, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x08, Y0, Y14
+	VPSRLD     $0x18, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x07, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x07, Y2, Y14
+	VPSRLD     $0x19, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPSHUFD    $0x93, Y0, Y0
+	VPSHUFD    $0x39, Y2, Y2
+	VPSHUFD    $0x4e, Y3, Y3
+	VPROLD     $0x10, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x10, Y0, Y14
+	VPSRLD     $0x10, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x0c, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x0c, Y2, Y14
+	VPSRLD     $0x14, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPROLD     $0x08, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x08, Y0, Y14
+	VPSRLD     $0x18, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x07, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x07, Y2, Y14
+	VPSRLD     $0x19, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPSHUFD    $0x39, Y0, Y0
+	VPSHUFD    $0x93, Y2, Y2
+	VPSHUFD    $0x4e, Y3, Y3
+	ADDL       R12, R8
+	ADDL       R13, R9
+	XORL       R8, AX
+	XORL       R9, BX
+	ROLL       $0x10, AX
+	ROLL       $0x10, BX
+	ADDL       AX, SI
+	ADDL       BX, DI
+	XORL       SI, R12
+	XORL       DI, R13
+	ROLL       $0x0c, R12
+	ROLL       $0x0c, R13
+	ADDL       R12, R8
+	ADDL       R13, R9
+	XORL       R8, AX
+	XORL       R9, BX
+	ROLL       $0x08, AX
+	ROLL       $0x08, BX
+	ADDL       AX, SI
+	ADDL       BX, DI
+	XORL       SI, R12
+	XORL       DI, R13
+	ROLL       $0x07, R12
+	ROLL       $0x07, R13
+	MOVL       SI, 328(SP)
+	MOVL       DI, 332(SP)
+	MOVL       336(SP), SI
+	MOVL       340(SP), DI
+	ADDL       R14, R10
+	ADDL       R15, R11
+	XORL       R10, CX
+	XORL       R11, DX
+	ROLL       $0x10, CX
+	ROLL       $0x10, DX
+	ADDL       CX, SI
+	ADDL       DX, DI
+	XORL       SI, R14
+	XORL       DI, R15
+	ROLL       $0x0c, R14
+	ROLL       $0x0c, R15
+	ADDL       R14, R10
+	ADDL       R15, R11
+	XORL       R10, CX
+	XORL       R11, DX
+	ROLL       $0x08, CX
+	ROLL       $0x08, DX
+	ADDL       CX, SI
+	ADDL       DX, DI
+	XORL       SI, R14
+	XORL       DI, R15
+	ROLL       $0x07, R14
+	ROLL       $0x07, R15
+	ADDL       R13, R8
+	ADDL       R14, R9
+	XORL       R8, DX
+	XORL       R9, AX
+	ROLL       $0x10, DX
+	ROLL       $0x10, AX
+	ADDL       DX, SI
+	ADDL       AX, DI
+	XORL       SI, R13
+	XORL       DI, R14
+	ROLL       $0x0c, R13
+	ROLL       $0x0c, R14
+	ADDL       R13, R8
+	ADDL       R14, R9
+	XORL       R8, DX
+	XORL       R9, AX
+	ROLL       $0x08, DX
+	ROLL       $0x08, AX
+	ADDL       DX, SI
+	ADDL       AX, DI
+	XORL       SI, R13
+	XORL       DI, R14
+	ROLL       $0x07, R13
+	ROLL       $0x07, R14
+	MOVL       SI, 336(SP)
+	MOVL       DI, 340(SP)
+	MOVL       328(SP), SI
+	MOVL       332(SP), DI
+	ADDL       R15, R10
+	ADDL       R12, R11
+	XORL       R10, BX
+	XORL       R11, CX
+	ROLL       $0x10, BX
+	ROLL       $0x10, CX
+	ADDL       BX, SI
+	ADDL       CX, DI
+	XORL       SI, R15
+	XORL       DI, R12
+	ROLL       $0x0c, R15
+	ROLL       $0x0c, R12
+	ADDL       R15, R10
+	ADDL       R12, R11
+	XORL       R10, BX
+	XORL       R11, CX
+	ROLL       $0x08, BX
+	ROLL       $0x08, CX
+	ADDL       BX, SI
+	ADDL       CX, DI
+	XORL       SI, R15
+	XORL       DI, R12
+	ROLL       $0x07, R15
+	ROLL       $0x07, R12
+	DECQ       288(SP)
+	JNZ        small512ks_rounds
+	VPADDD     Y8, Y0, Y0
+	VPADDD     Y9, Y1, Y1
+	VPADDD     Y10, Y2, Y2
+	VPADDD     Y11, Y3, Y3
+
+	// r and s from the scalar words 0-7 plus the input: r = words 0-3,
+	// clamped, in R8 (r0) and R9 (r1); s = words 4-7 to the frame.
+	MOVQ key+0(FP), AX
+	ADDL $0x61707865, R8
+	ADDL $0x3320646e, R9
+	ADDL $0x79622d32, R10
+	ADDL $0x6b206574, R11
+	ADDL (AX), R12
+	MOVL R12, (SP)
+	ADDL 4(AX), R13
+	MOVL R13, 4(SP)
+	ADDL 8(AX), R14
+	MOVL R14, 8(SP)
+	ADDL 12(AX), R15
+	MOVL R15, 12(SP)
+	SHLQ $0x20, R9
+	ORQ  R9, R8
+	MOVL R10, R9
+	SHLQ $0x20, R11
+	ORQ  R11, R9
+	MOVQ $0x0ffffffc0fffffff, AX
+	ANDQ AX, R8
+	MOVQ $0x0ffffffc0ffffffc, AX
+	ANDQ AX, R9
+	MOVQ dst_base+32(FP), DI
+	MOVQ src_base+56(FP), SI
+	MOVQ src_len+64(FP), CX
+	MOVQ ad_len+88(FP), DX
+	LEAQ 16(SP), R14
+
+	// Blocks 1, 2, 3 as 64 bytes in Z4, Z25, Z26; Z6, Z29, Z31 = src ^ them
+	// under K1, K4, K5 (Z5, Z28, Z30: src).
+	VPERM2I128   $0x31, Y1, Y0, Y4
+	VPERM2I128   $0x31, Y3, Y2, Y5
+	VINSERTI64X4 $0x01, Y5, Z4, Z4
+
+	// The ciphertext (the results under the masks for Seal, src for Open) at
+	// buf[pa:], pa = len(ad) rounded up to 16, then the lengths at buf[pa+pc:],
+	// pc = len(src) rounded up to 16. Blocks 2 and 3 only for messages over 64
+	// bytes (their masks are empty otherwise, and their lanes were not computed).
+	MOVQ       open+112(FP), BX
+	LEAQ       15(DX), AX
+	ANDQ       $-16, AX
+	VMOVDQU8.Z (SI), K1, Z5
+	VPXORQ     Z4, Z5, Z6
+	TESTQ      BX, BX
+	JNZ        small512ks_ct1
+	VMOVDQU8.Z Z6, K1, Z5
+
+small512ks_ct1:
+	VMOVDQU64 Z5, (R14)(AX*1)
+	LEAQ      15(CX), BX
+	ANDQ      $-16, BX
+	ADDQ      AX, BX
+	MOVQ      DX, (R14)(BX*1)
+	MOVQ      CX, 8(R14)(BX*1)
+	LEAQ      16(BX), R15
+	SHRQ      $0x04, R15
+
+	// Poly1305 of (pa+pc)/16 + 1 blocks: h = (h + m)·r per block, with r0,
+	// r1 and s1 = r1 + r1>>2 in R13, SI and CX (in registers, the first block's
+	// products need not wait for r to go through memory).
+	MOVQ R8, R13
+	MOVQ R9, SI
+	MOVQ R9, CX
+	SHRQ $0x02, CX
+	ADDQ R9, CX
+	XORL R8, R8
+	XORL R9, R9
+	XORL R12, R12
+
+small512ks_blocks:
+	ADDQ  (R14), R8
+	ADCQ  8(R14), R9
+	ADCQ  $0x01, R12
+	MOVQ  R8, DX
+	MULXQ R13, AX, BX
+	MULXQ SI, R8, R10
+	MOVQ  R9, DX
+	MULXQ CX, R11, R9
+	ADDQ  R11, AX
+	ADCQ  R9, BX
+	MULXQ R13, R11, R9
+	ADDQ  R11, R8
+	ADCQ  R9, R10
+	MOVQ  R12, R11
+	IMULQ CX, R11
+	IMULQ R13, R12
+	ADDQ  R11, R8
+	ADCQ  $0x00, R10
+	ADDQ  BX, R8
+	ADCQ  R12, R10
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R10, R12
+	SHRQ  $0x02, R10
+	ANDQ  $0x03, R12
+	LEAQ  (R10)(R10*4), R10
+	ADDQ  R10, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R12
+	ADDQ  $0x10, R14
+	DECQ  R15
+	JNZ   small512ks_blocks
+
+	// tag = (h mod 2^130-5) + s mod 2^128: h < 2p here, so subtract p once
+	// if that does not borrow (CMOV: no branch on h).
+	MOVQ    R8, AX
+	MOVQ    R9, BX
+	MOVQ    R12, CX
+	SUBQ    $-5, AX
+	SBBQ    $-1, BX
+	SBBQ    $0x03, CX
+	CMOVQCC AX, R8
+	CMOVQCC BX, R9
+	ADDQ    (SP), R8
+	ADCQ    8(SP), R9
+	MOVQ    tag+104(FP), AX
+	MOVQ    open+112(FP), BX
+	TESTQ   BX, BX
+	JNZ     small512ks_verify
+	MOVQ    R8, (AX)
+	MOVQ    R9, 8(AX)
+	JMP     small512ks_store
+
+small512ks_verify:
+	XORQ (AX), R8
+	XORQ 8(AX), R9
+	ORQ  R8, R9
+	MOVQ $0x00000000, BX
+	JNZ  small512ks_done
+
+small512ks_store:
+	VMOVDQU8 Z6, K1, (DI)
+	MOVQ     $0x00000001, BX
+
+small512ks_done:
+	MOVQ BX, ok+120(FP)
+
+	// Clear s from the frame.
+	XORL AX, AX
+	MOVQ AX, (SP)
+	MOVQ AX, 8(SP)
+
+	// Clear the scalar block's words in the frame (key material).
+	XORL  AX, AX
+	MOVQ  AX, 328(SP)
+	MOVQ  AX, 336(SP)
+	MOVQ  AX, 344(SP)
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VPXOR Y9, Y9, Y9
+	VPXOR Y10, Y10, Y10
+	VPXOR Y11, Y11, Y11
+	VPXOR Y12, Y12, Y12
+	VPXOR Y13, Y13, Y13
+	VPXOR Y14, Y14, Y14
+	VPXOR Y15, Y15, Y15
+	VZEROUPPER
+	RET
+
 // func aeadSmallAVX2(key *[32]byte, nonce []byte, blk *[192]byte, mac *[272]byte, adLen int, n int, tag *[16]byte, open int) (ok int)
 // Requires: AVX, AVX2, BMI2, CMOV
 TEXT ·aeadSmallAVX2(SB), NOSPLIT, $16-88
@@ -2172,393 +2635,6 @@ small2_done:
 	XORL  AX, AX
 	MOVQ  AX, (SP)
 	MOVQ  AX, 8(SP)
-	VPXOR Y0, Y0, Y0
-	VPXOR Y1, Y1, Y1
-	VPXOR Y2, Y2, Y2
-	VPXOR Y3, Y3, Y3
-	VPXOR Y4, Y4, Y4
-	VPXOR Y5, Y5, Y5
-	VPXOR Y6, Y6, Y6
-	VPXOR Y7, Y7, Y7
-	VPXOR Y8, Y8, Y8
-	VPXOR Y9, Y9, Y9
-	VPXOR Y10, Y10, Y10
-	VPXOR Y11, Y11, Y11
-	VPXOR Y12, Y12, Y12
-	VPXOR Y13, Y13, Y13
-	VPXOR Y14, Y14, Y14
-	VPXOR Y15, Y15, Y15
-	VZEROUPPER
-	RET
-
-// func aeadSmallKeyScalarAVX512(key *[32]byte, nonce *[12]byte, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
-TEXT ·aeadSmallKeyScalarAVX512(SB), NOSPLIT, $360-112
-	MOVQ key+0(FP), AX
-	MOVQ nonce+8(FP), BX
-	MOVQ src_len+48(FP), CX
-
-	// Blocks 0 and 1 (low and high lanes of set 0), row layout; the last row
-	// is the counter and the nonce: its 12 bytes loaded under a mask and shifted
-	// up by the counter's 4.
-	VBROADCASTI128 sigma<>+0(SB), Y8
-	VBROADCASTI128 (AX), Y9
-	VBROADCASTI128 16(AX), Y10
-	MOVL           $0x00000fff, DX
-	KMOVW          DX, K3
-	VMOVDQU8.Z     (BX), K3, X11
-	VPSLLDQ        $0x04, X11, X11
-	VINSERTI128    $0x01, X11, Y11, Y11
-	VPADDD         rowLanes<>+0(SB), Y11, Y11
-
-	// Off the chain: ad, zero-padded, to buf[0:64]; the mask of the message's
-	// bytes: K1; of len(ad) bytes: K2.
-	MOVQ       ad_base+64(FP), DX
-	MOVQ       ad_len+72(FP), R8
-	MOVQ       $-1, R9
-	BZHIQ      CX, R9, R9
-	KMOVQ      R9, K1
-	MOVQ       $-1, R9
-	BZHIQ      R8, R9, R9
-	KMOVQ      R9, K2
-	VMOVDQU8.Z (DX), K2, Z16
-	LEAQ       16(SP), R14
-	VMOVDQU64  Z16, (R14)
-
-	// The scalar block 0: words 4-11 from key (RAX), 13-15 from the nonce
-	// (RBX, last), 12 = 0; words 10 and 11 start in the frame.
-	MOVL 24(AX), R8
-	MOVL R8, 336(SP)
-	MOVL 28(AX), R8
-	MOVL R8, 340(SP)
-	MOVL (AX), R12
-	MOVL 4(AX), R13
-	MOVL 8(AX), R14
-	MOVL 12(AX), R15
-	MOVL 16(AX), SI
-	MOVL 20(AX), DI
-	MOVL 8(BX), DX
-	MOVL 4(BX), CX
-	MOVL (BX), BX
-	XORL AX, AX
-	MOVL $0x61707865, R8
-	MOVL $0x3320646e, R9
-	MOVL $0x79622d32, R10
-	MOVL $0x6b206574, R11
-
-	// Ten double rounds of the row set, each with one of the scalar block.
-	VMOVDQA Y8, Y0
-	VMOVDQA Y9, Y1
-	VMOVDQA Y10, Y2
-	VMOVDQA Y11, Y3
-	MOVQ    $0x0000000a, 288(SP)
-
-smallks_rounds:
-	VPROLD     $0x10, Y3, Y13
-	VPADDD     Y1, Y0, Y0
-	VPSLLD     $0x10, Y0, Y14
-	VPSRLD     $0x10, Y0, Y3
-	VPTERNLOGD $0x96, Y13, Y14, Y3
-	VPROLD     $0x0c, Y1, Y13
-	VPADDD     Y3, Y2, Y2
-	VPSLLD     $0x0c, Y2, Y14
-	VPSRLD     $0x14, Y2, Y1
-	VPTERNLOGD $0x96, Y13, Y14, Y1
-	VPROLD     $0x08, Y3, Y13
-	VPADDD     Y1, Y0, Y0
-	VPSLLD     $0x08, Y0, Y14
-	VPSRLD     $0x18, Y0, Y3
-	VPTERNLOGD $0x96, Y13, Y14, Y3
-	VPROLD     $0x07, Y1, Y13
-	VPADDD     Y3, Y2, Y2
-	VPSLLD     $0x07, Y2, Y14
-	VPSRLD     $0x19, Y2, Y1
-	VPTERNLOGD $0x96, Y13, Y14, Y1
-	VPSHUFD    $0x93, Y0, Y0
-	VPSHUFD    $0x39, Y2, Y2
-	VPSHUFD    $0x4e, Y3, Y3
-	VPROLD     $0x10, Y3, Y13
-	VPADDD     Y1, Y0, Y0
-	VPSLLD     $0x10, Y0, Y14
-	VPSRLD     $0x10, Y0, Y3
-	VPTERNLOGD $0x96, Y13, Y14, Y3
-	VPROLD     $0x0c, Y1, Y13
-	VPADDD     Y3, Y2, Y2
-	VPSLLD     $0x0c, Y2, Y14
-	VPSRLD     $0x14, Y2, Y1
-	VPTERNLOGD $0x96, Y13, Y14, Y1
-	VPROLD     $0x08, Y3, Y13
-	VPADDD     Y1, Y0, Y0
-	VPSLLD     $0x08, Y0, Y14
-	VPSRLD     $0x18, Y0, Y3
-	VPTERNLOGD $0x96, Y13, Y14, Y3
-	VPROLD     $0x07, Y1, Y13
-	VPADDD     Y3, Y2, Y2
-	VPSLLD     $0x07, Y2, Y14
-	VPSRLD     $0x19, Y2, Y1
-	VPTERNLOGD $0x96, Y13, Y14, Y1
-	VPSHUFD    $0x39, Y0, Y0
-	VPSHUFD    $0x93, Y2, Y2
-	VPSHUFD    $0x4e, Y3, Y3
-	ADDL       R12, R8
-	ADDL       R13, R9
-	XORL       R8, AX
-	XORL       R9, BX
-	ROLL       $0x10, AX
-	ROLL       $0x10, BX
-	ADDL       AX, SI
-	ADDL       BX, DI
-	XORL       SI, R12
-	XORL       DI, R13
-	ROLL       $0x0c, R12
-	ROLL       $0x0c, R13
-	ADDL       R12, R8
-	ADDL       R13, R9
-	XORL       R8, AX
-	XORL       R9, BX
-	ROLL       $0x08, AX
-	ROLL       $0x08, BX
-	ADDL       AX, SI
-	ADDL       BX, DI
-	XORL       SI, R12
-	XORL       DI, R13
-	ROLL       $0x07, R12
-	ROLL       $0x07, R13
-	MOVL       SI, 328(SP)
-	MOVL       DI, 332(SP)
-	MOVL       336(SP), SI
-	MOVL       340(SP), DI
-	ADDL       R14, R10
-	ADDL       R15, R11
-	XORL       R10, CX
-	XORL       R11, DX
-	ROLL       $0x10, CX
-	ROLL       $0x10, DX
-	ADDL       CX, SI
-	ADDL       DX, DI
-	XORL       SI, R14
-	XORL       DI, R15
-	ROLL       $0x0c, R14
-	ROLL       $0x0c, R15
-	ADDL       R14, R10
-	ADDL       R15, R11
-	XORL       R10, CX
-	XORL       R11, DX
-	ROLL       $0x08, CX
-	ROLL       $0x08, DX
-	ADDL       CX, SI
-	ADDL       DX, DI
-	XORL       SI, R14
-	XORL       DI, R15
-	ROLL       $0x07, R14
-	ROLL       $0x07, R15
-	ADDL       R13, R8
-	ADDL       R14, R9
-	XORL       R8, DX
-	XORL       R9, AX
-	ROLL       $0x10, DX
-	ROLL       $0x10, AX
-	ADDL       DX, SI
-	ADDL       AX, DI
-	XORL       SI, R13
-	XORL       DI, R14
-	ROLL       $0x0c, R13
-	ROLL       $0x0c, R14
-	ADDL       R13, R8
-	ADDL       R14, R9
-	XORL       R8, DX
-	XORL       R9, AX
-	ROLL       $0x08, DX
-	ROLL       $0x08, AX
-	ADDL       DX, SI
-	ADDL       AX, DI
-	XORL       SI, R13
-	XORL       DI, R14
-	ROLL       $0x07, R13
-	ROLL       $0x07, R14
-	MOVL       SI, 336(SP)
-	MOVL       DI, 340(SP)
-	MOVL       328(SP), SI
-	MOVL       332(SP), DI
-	ADDL       R15, R10
-	ADDL       R12, R11
-	XORL       R10, BX
-	XORL       R11, CX
-	ROLL       $0x10, BX
-	ROLL       $0x10, CX
-	ADDL       BX, SI
-	ADDL       CX, DI
-	XORL       SI, R15
-	XORL       DI, R12
-	ROLL       $0x0c, R15
-	ROLL       $0x0c, R12
-	ADDL       R15, R10
-	ADDL       R12, R11
-	XORL       R10, BX
-	XORL       R11, CX
-	ROLL       $0x08, BX
-	ROLL       $0x08, CX
-	ADDL       BX, SI
-	ADDL       CX, DI
-	XORL       SI, R15
-	XORL       DI, R12
-	ROLL       $0x07, R15
-	ROLL       $0x07, R12
-	DECQ       288(SP)
-	JNZ        smallks_rounds
-
-	// r and s from the scalar words 0-7 plus the input: r = words 0-3,
-	// clamped, in R8 (r0) and R9 (r1); s = words 4-7 to the frame.
-	MOVQ key+0(FP), AX
-	ADDL $0x61707865, R8
-	ADDL $0x3320646e, R9
-	ADDL $0x79622d32, R10
-	ADDL $0x6b206574, R11
-	ADDL (AX), R12
-	MOVL R12, (SP)
-	ADDL 4(AX), R13
-	MOVL R13, 4(SP)
-	ADDL 8(AX), R14
-	MOVL R14, 8(SP)
-	ADDL 12(AX), R15
-	MOVL R15, 12(SP)
-	SHLQ $0x20, R9
-	ORQ  R9, R8
-	MOVL R10, R9
-	SHLQ $0x20, R11
-	ORQ  R11, R9
-	MOVQ $0x0ffffffc0fffffff, AX
-	ANDQ AX, R8
-	MOVQ $0x0ffffffc0ffffffc, AX
-	ANDQ AX, R9
-
-	// Block 1's input added (block 0's lanes are not used).
-	VPADDD Y8, Y0, Y0
-	VPADDD Y9, Y1, Y1
-	VPADDD Y10, Y2, Y2
-	VPADDD Y11, Y3, Y3
-
-	// Block 1 as 64 bytes in Z4; Z6 = src ^ it under K1 (Z5: src).
-	MOVQ         dst_base+16(FP), DI
-	MOVQ         src_base+40(FP), SI
-	MOVQ         src_len+48(FP), CX
-	MOVQ         ad_len+72(FP), DX
-	LEAQ         16(SP), R14
-	VPERM2I128   $0x31, Y1, Y0, Y4
-	VPERM2I128   $0x31, Y3, Y2, Y5
-	VINSERTI64X4 $0x01, Y5, Z4, Z4
-
-	// The ciphertext (the result under K1 for Seal, src for Open) at buf[pa:],
-	// pa = len(ad) rounded up to 16; the lengths after it.
-	MOVQ       open+96(FP), BX
-	LEAQ       15(DX), AX
-	ANDQ       $-16, AX
-	VMOVDQU8.Z (SI), K1, Z5
-	VPXORQ     Z4, Z5, Z6
-	TESTQ      BX, BX
-	JNZ        smallks_ct
-	VMOVDQU8.Z Z6, K1, Z5
-
-smallks_ct:
-	VMOVDQU64 Z5, (R14)(AX*1)
-	LEAQ      15(CX), BX
-	ANDQ      $-16, BX
-	ADDQ      AX, BX
-	MOVQ      DX, (R14)(BX*1)
-	MOVQ      CX, 8(R14)(BX*1)
-	LEAQ      16(BX), R15
-	SHRQ      $0x04, R15
-
-	// Poly1305 of (pa+pc)/16 + 1 blocks: h = (h + m)·r per block, with r0,
-	// r1 and s1 = r1 + r1>>2 in R13, SI and CX (in registers, the first block's
-	// products need not wait for r to go through memory).
-	MOVQ R8, R13
-	MOVQ R9, SI
-	MOVQ R9, CX
-	SHRQ $0x02, CX
-	ADDQ R9, CX
-	XORL R8, R8
-	XORL R9, R9
-	XORL R12, R12
-
-smallks_blocks:
-	ADDQ  (R14), R8
-	ADCQ  8(R14), R9
-	ADCQ  $0x01, R12
-	MOVQ  R8, DX
-	MULXQ R13, AX, BX
-	MULXQ SI, R8, R10
-	MOVQ  R9, DX
-	MULXQ CX, R11, R9
-	ADDQ  R11, AX
-	ADCQ  R9, BX
-	MULXQ R13, R11, R9
-	ADDQ  R11, R8
-	ADCQ  R9, R10
-	MOVQ  R12, R11
-	IMULQ CX, R11
-	IMULQ R13, R12
-	ADDQ  R11, R8
-	ADCQ  $0x00, R10
-	ADDQ  BX, R8
-	ADCQ  R12, R10
-	MOVQ  R8, R9
-	MOVQ  AX, R8
-	MOVQ  R10, R12
-	SHRQ  $0x02, R10
-	ANDQ  $0x03, R12
-	LEAQ  (R10)(R10*4), R10
-	ADDQ  R10, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R12
-	ADDQ  $0x10, R14
-	DECQ  R15
-	JNZ   smallks_blocks
-
-	// tag = (h mod 2^130-5) + s mod 2^128: h < 2p here, so subtract p once
-	// if that does not borrow (CMOV: no branch on h).
-	MOVQ    R8, AX
-	MOVQ    R9, BX
-	MOVQ    R12, CX
-	SUBQ    $-5, AX
-	SBBQ    $-1, BX
-	SBBQ    $0x03, CX
-	CMOVQCC AX, R8
-	CMOVQCC BX, R9
-	ADDQ    (SP), R8
-	ADCQ    8(SP), R9
-	MOVQ    tag+88(FP), AX
-	MOVQ    open+96(FP), BX
-	TESTQ   BX, BX
-	JNZ     smallks_verify
-	MOVQ    R8, (AX)
-	MOVQ    R9, 8(AX)
-	JMP     smallks_store
-
-smallks_verify:
-	XORQ (AX), R8
-	XORQ 8(AX), R9
-	ORQ  R8, R9
-	MOVQ $0x00000000, BX
-	JNZ  smallks_done
-
-smallks_store:
-	VMOVDQU8 Z6, K1, (DI)
-	MOVQ     $0x00000001, BX
-
-smallks_done:
-	MOVQ BX, ok+104(FP)
-
-	// Clear s from the frame.
-	XORL AX, AX
-	MOVQ AX, (SP)
-	MOVQ AX, 8(SP)
-
-	// Clear the scalar block's words in the frame (key material).
-	XORL  AX, AX
-	MOVQ  AX, 328(SP)
-	MOVQ  AX, 336(SP)
-	MOVQ  AX, 344(SP)
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
