@@ -121,8 +121,8 @@ type smallKernel struct {
 	q    quad
 	q2   quad
 	in3b VecPhysical
-	qr1  func() // one round on q
-	qr2  func() // one round on q and q2
+	qr1  func()     // one round on q
+	qr2  func()     // one round on q and q2
 	ks   *keyScalar // the scalar block 0 beside the rounds (smallkey.go), or nil
 }
 
