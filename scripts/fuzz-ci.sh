@@ -20,7 +20,9 @@
 # fuzz/testdata/fuzz/<Target>/ (commit it with a regression test once the bug
 # is fixed). All targets run; the script prints one summary line per target
 # ("PASS FuzzOpen 20s 612345 execs (30617/s)") and exits non-zero if any
-# target failed or could not run.
+# target failed or could not run. A bare "context deadline exceeded" at the
+# -fuzztime boundary with no failing input is Go's coordinator race
+# (golang/go#75804, fixed in Go 1.27): printed as FLAKE, not a failure.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -68,11 +70,18 @@ for t in "${targets[@]}"; do
 		rate=$((secs > 0 ? execs / secs : execs))
 		stats="${secs}s $execs execs (${rate}/s)"
 	fi
+	found=$(grep -oE 'testdata/fuzz/[A-Za-z0-9_]+/[0-9a-f]+' "$log" | sort -u | paste -sd ' ' - || true)
 	if [[ $rc == 0 ]]; then
 		summary+=("PASS $t $stats")
+	elif [[ -z $found ]] && grep -qxE '[[:space:]]+context deadline exceeded' "$log" &&
+		! grep -qE '^(panic:|fuzz: minimizing|    fuzzing process hung|.*failure while testing seed corpus)' "$log"; then
+		# Go's fuzz coordinator can report its own -fuzztime deadline as
+		# a failure when a worker is mid-call as it expires, with no
+		# failing input (golang/go#75804, fixed in Go 1.27; seen here on
+		# a loaded machine). Reported, not counted as a finding.
+		summary+=("FLAKE $t $stats (context deadline exceeded at the -fuzztime boundary, no failing input: golang/go#75804)")
 	else
 		failed=1
-		found=$(grep -oE 'testdata/fuzz/[A-Za-z0-9_]+/[0-9a-f]+' "$log" | sort -u | paste -sd ' ' - || true)
 		summary+=("FAIL $t $stats${found:+ failing input: fuzz/$found}")
 	fi
 done
