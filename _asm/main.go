@@ -89,6 +89,7 @@ var (
 	rowLanes Mem // {0,0,0,0, 1,0,0,0, 2,0,0,0, 3,0,0,0}: per-lane counter offsets of a row batch
 	rowStep2 Mem // {2,0,0,0} x2: second ymm row set
 	rowStep1 Mem // {1,0,0,0}: second xmm row set
+	rowStep4 Mem // {4,0,0,0} x4: second zmm row set
 	rol16    Mem // PSHUFB mask rotating each 32-bit lane left by 16
 	rol8     Mem // PSHUFB mask rotating each 32-bit lane left by 8
 )
@@ -102,9 +103,10 @@ var families = map[string]func(){
 	"xorbytes": genXORBytes,
 	"poly1305": genPoly1305,
 	"chacha20": func() {
-		constants("sigma", "iota16", "rowLanes", "rowStep2", "rowStep1", "rol16", "rol8")
+		constants("sigma", "iota16", "rowLanes", "rowStep2", "rowStep1", "rowStep4", "rol16", "rol8")
 		genAVX512()
 		genRowsProldAVX512()
+		genRowsZ2AVX512()
 		genBlockScalar()
 		genAVX2()
 		genSSSE3()
@@ -168,6 +170,7 @@ var tables = map[string]func(){
 	},
 	"rowStep2": func() { rowStep(2, 2) },
 	"rowStep1": func() { rowStep(1, 1) },
+	"rowStep4": func() { rowStep(4, 4) },
 	"rol16":    func() { rotMask(16) },
 	"rol8":     func() { rotMask(8) },
 	"midMask": func() {
@@ -207,7 +210,7 @@ func rotMask(r int) {
 func constants(names ...string) {
 	for name, m := range map[string]*Mem{
 		"sigma": &sigma, "iota16": &iota16, "rowLanes": &rowLanes, "rowStep2": &rowStep2,
-		"rowStep1": &rowStep1, "rol16": &rol16, "rol8": &rol8, "midMask": &midMask,
+		"rowStep1": &rowStep1, "rowStep4": &rowStep4, "rol16": &rol16, "rol8": &rol8, "midMask": &midMask,
 	} {
 		*m = NewDataAddr(NewStaticSymbol(name), 0)
 	}
@@ -850,6 +853,43 @@ func genRowsProldAVX512() {
 	RET()
 }
 
+// genRowsZ2AVX512 emits xorRowsZ2AVX512, the keystream of five to eight
+// blocks in two zmm row sets (four blocks each) interleaved: two chains of
+// the latency-bound row code instead of the 8-lane ymm transposed batch
+// (transposedVL8), for cores that run the pair faster (internal/cpuid's
+// X86ChaCha20.RowsZ2). Only set 1's stores are conditional.
+func genRowsZ2AVX512() {
+	TEXT("xorRowsZ2AVX512", NOSPLIT, signature)
+	Doc("xorRowsZ2AVX512 XORs len(src)/64 keystream blocks, five to eight, into dst",
+		"as xorBlocksAVX512 does, in two zmm row sets.")
+	prologue()
+	Comment("Z16: constants, Z17/Z18: key, Z19/Z20: counter and nonce of sets 0 and 1",
+		"(counters +0..+3 and +4..+7).")
+	zmmRowInputs()
+	VPADDD(rowStep4, Z19, Z20)
+	sets := []quad{{Z0, Z1, Z2, Z3}, {Z4, Z5, Z6, Z7}}
+	in := func(i, j int) Op {
+		if j == 3 {
+			return []VecPhysical{Z19, Z20}[i]
+		}
+		return []VecPhysical{Z16, Z17, Z18}[j]
+	}
+	zmmRows.rowRounds("rowz2", sets, in, qrAVX512)
+	tmp := [4]VecPhysical{Z21, Z22, Z23, Z24}
+	for i, q := range sets {
+		rowBlocksZ(q, tmp, func(blk int, r VecPhysical) {
+			skipUnless(4*i+blk, 5, "tail_done")
+			VPXORD(mem(rSrc, 64*(4*i+blk)), r, r)
+			VMOVDQU32(r, mem(rDst, 64*(4*i+blk)))
+		})
+	}
+	Label("tail_done")
+	ADDL(ECX, mem(rState, offCounter))
+	Label("ret")
+	VZEROUPPER()
+	RET()
+}
+
 // rowAVX512 emits the code for 1..8 blocks: the row layout with one ymm
 // register set (two blocks) for 1..2 blocks or one zmm set (four blocks) for
 // 3..4, and a transposed batch of 8 blocks in ymm registers for 5..8.
@@ -874,18 +914,24 @@ func rowAVX512() {
 	CMPQ(rN, U32(4))
 	JA(LabelRef("vl8"))
 
-	// Three or four blocks: one zmm register set. Z16: constants, Z17/Z18:
-	// key, Z19: counter and nonce, each 16-byte row broadcast to the four
-	// 128-bit lanes (with per-lane counters).
+	// Three or four blocks: one zmm register set (zmmRowInputs).
+	zmmRowInputs()
+	rowBody(3, "row1", quad{Z0, Z1, Z2, Z3}, Z19, [4]VecPhysical{Z21, Z22, Z23, Z24})
+
+	Label("vl8")
+	transposedVL8()
+}
+
+// zmmRowInputs loads the input rows of a zmm row set from the State at
+// rState: Z16 the constants, Z17 and Z18 the key, Z19 the counter and nonce,
+// each 16-byte row broadcast to the four 128-bit lanes, with the counters
+// +0..+3 in them.
+func zmmRowInputs() {
 	VBROADCASTI32X4(sigma, Z16)
 	VBROADCASTI32X4(mem(rState, offKey), Z17)
 	VBROADCASTI32X4(mem(rState, offKey+16), Z18)
 	VBROADCASTI32X4(mem(rState, offCounter), Z19)
 	VPADDD(rowLanes, Z19, Z19)
-	rowBody(3, "row1", quad{Z0, Z1, Z2, Z3}, Z19, [4]VecPhysical{Z21, Z22, Z23, Z24})
-
-	Label("vl8")
-	transposedVL8()
 }
 
 // vl8Rounds emits the ten double rounds of an 8-lane ymm batch from the

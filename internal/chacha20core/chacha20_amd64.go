@@ -43,6 +43,13 @@ func xorBlocksAVX512(s *State, dst, src []byte)
 //go:noescape
 func xorRowsProldAVX512(s *State, dst, src []byte)
 
+// xorRowsZ2AVX512 is xorBlocksAVX512 for five to eight blocks (4*64 <
+// len(src) < 9*64) in two zmm row sets instead of its 8-lane ymm batch, for
+// cores where the two latency-bound chains run faster (rowsZ2).
+//
+//go:noescape
+func xorRowsZ2AVX512(s *State, dst, src []byte)
+
 // xorBlockScalar XORs exactly one keystream block (len(src) == 64) into dst,
 // computed in general-purpose registers, for cores where that beats the row
 // code (blockScalar).
@@ -67,6 +74,8 @@ func xorBlocks(s *State, dst, src []byte) {
 		xorBlockScalar(s, dst, src)
 	} else if useAVX512 && rowProld && len(src) < 3*BlockSize {
 		xorRowsProldAVX512(s, dst, src)
+	} else if useAVX512 && rowsZ2 && len(src) > 4*BlockSize && len(src) < 9*BlockSize {
+		xorRowsZ2AVX512(s, dst, src)
 	} else if useAVX512 {
 		xorBlocksAVX512(s, dst, src)
 	} else if useAVX2 {
@@ -82,6 +91,10 @@ func xorBlocks(s *State, dst, src []byte) {
 // blocks and for HChaCha20 on this core (internal/cpuid's X86ChaCha20For);
 // a variable for the tests.
 var rowProld = x86ChaCha20().RowProld
+
+// rowsZ2 selects xorRowsZ2AVX512 for five to eight blocks on this core
+// (internal/cpuid's X86ChaCha20For); a variable for the tests.
+var rowsZ2 = x86ChaCha20().RowsZ2
 
 // blockScalar selects xorBlockScalar for a call of one block on this core
 // (internal/cpuid's X86ChaCha20For) in place of the row code of whichever

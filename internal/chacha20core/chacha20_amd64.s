@@ -62,6 +62,24 @@ DATA rowStep1<>+8(SB)/4, $0x00000000
 DATA rowStep1<>+12(SB)/4, $0x00000000
 GLOBL rowStep1<>(SB), RODATA|NOPTR, $16
 
+DATA rowStep4<>+0(SB)/4, $0x00000004
+DATA rowStep4<>+4(SB)/4, $0x00000000
+DATA rowStep4<>+8(SB)/4, $0x00000000
+DATA rowStep4<>+12(SB)/4, $0x00000000
+DATA rowStep4<>+16(SB)/4, $0x00000004
+DATA rowStep4<>+20(SB)/4, $0x00000000
+DATA rowStep4<>+24(SB)/4, $0x00000000
+DATA rowStep4<>+28(SB)/4, $0x00000000
+DATA rowStep4<>+32(SB)/4, $0x00000004
+DATA rowStep4<>+36(SB)/4, $0x00000000
+DATA rowStep4<>+40(SB)/4, $0x00000000
+DATA rowStep4<>+44(SB)/4, $0x00000000
+DATA rowStep4<>+48(SB)/4, $0x00000004
+DATA rowStep4<>+52(SB)/4, $0x00000000
+DATA rowStep4<>+56(SB)/4, $0x00000000
+DATA rowStep4<>+60(SB)/4, $0x00000000
+GLOBL rowStep4<>(SB), RODATA|NOPTR, $64
+
 DATA rol16<>+0(SB)/1, $0x02
 DATA rol16<>+1(SB)/1, $0x03
 DATA rol16<>+2(SB)/1, $0x00
@@ -1704,6 +1722,151 @@ rowy_lanes:
 	VPXOR      96(SI), Y14, Y14
 	VMOVDQU    Y13, 64(DI)
 	VMOVDQU    Y14, 96(DI)
+
+tail_done:
+	ADDL CX, 32(AX)
+
+ret:
+	VZEROUPPER
+	RET
+
+// func xorRowsZ2AVX512(s *[12]uint32, dst []byte, src []byte)
+// Requires: AVX, AVX512F
+TEXT ·xorRowsZ2AVX512(SB), NOSPLIT, $0-56
+	MOVQ s+0(FP), AX
+	MOVQ dst_base+8(FP), DI
+	MOVQ src_base+32(FP), SI
+	MOVQ src_len+40(FP), CX
+	SHRQ $0x06, CX
+	JZ   ret
+
+	// Z16: constants, Z17/Z18: key, Z19/Z20: counter and nonce of sets 0 and 1
+	// (counters +0..+3 and +4..+7).
+	VBROADCASTI32X4 sigma<>+0(SB), Z16
+	VBROADCASTI32X4 (AX), Z17
+	VBROADCASTI32X4 16(AX), Z18
+	VBROADCASTI32X4 32(AX), Z19
+	VPADDD          rowLanes<>+0(SB), Z19, Z19
+	VPADDD          rowStep4<>+0(SB), Z19, Z20
+	VMOVDQA64       Z16, Z0
+	VMOVDQA64       Z17, Z1
+	VMOVDQA64       Z18, Z2
+	VMOVDQA64       Z19, Z3
+	VMOVDQA64       Z16, Z4
+	VMOVDQA64       Z17, Z5
+	VMOVDQA64       Z18, Z6
+	VMOVDQA64       Z20, Z7
+	MOVQ            $0x0000000a, DX
+
+rowz2_rounds:
+	VPADDD     Z1, Z0, Z0
+	VPADDD     Z5, Z4, Z4
+	VPXORD     Z0, Z3, Z3
+	VPXORD     Z4, Z7, Z7
+	VPROLD     $0x10, Z3, Z3
+	VPROLD     $0x10, Z7, Z7
+	VPADDD     Z3, Z2, Z2
+	VPADDD     Z7, Z6, Z6
+	VPXORD     Z2, Z1, Z1
+	VPXORD     Z6, Z5, Z5
+	VPROLD     $0x0c, Z1, Z1
+	VPROLD     $0x0c, Z5, Z5
+	VPADDD     Z1, Z0, Z0
+	VPADDD     Z5, Z4, Z4
+	VPXORD     Z0, Z3, Z3
+	VPXORD     Z4, Z7, Z7
+	VPROLD     $0x08, Z3, Z3
+	VPROLD     $0x08, Z7, Z7
+	VPADDD     Z3, Z2, Z2
+	VPADDD     Z7, Z6, Z6
+	VPXORD     Z2, Z1, Z1
+	VPXORD     Z6, Z5, Z5
+	VPROLD     $0x07, Z1, Z1
+	VPROLD     $0x07, Z5, Z5
+	VPSHUFD    $0x93, Z0, Z0
+	VPSHUFD    $0x39, Z2, Z2
+	VPSHUFD    $0x4e, Z3, Z3
+	VPSHUFD    $0x93, Z4, Z4
+	VPSHUFD    $0x39, Z6, Z6
+	VPSHUFD    $0x4e, Z7, Z7
+	VPADDD     Z1, Z0, Z0
+	VPADDD     Z5, Z4, Z4
+	VPXORD     Z0, Z3, Z3
+	VPXORD     Z4, Z7, Z7
+	VPROLD     $0x10, Z3, Z3
+	VPROLD     $0x10, Z7, Z7
+	VPADDD     Z3, Z2, Z2
+	VPADDD     Z7, Z6, Z6
+	VPXORD     Z2, Z1, Z1
+	VPXORD     Z6, Z5, Z5
+	VPROLD     $0x0c, Z1, Z1
+	VPROLD     $0x0c, Z5, Z5
+	VPADDD     Z1, Z0, Z0
+	VPADDD     Z5, Z4, Z4
+	VPXORD     Z0, Z3, Z3
+	VPXORD     Z4, Z7, Z7
+	VPROLD     $0x08, Z3, Z3
+	VPROLD     $0x08, Z7, Z7
+	VPADDD     Z3, Z2, Z2
+	VPADDD     Z7, Z6, Z6
+	VPXORD     Z2, Z1, Z1
+	VPXORD     Z6, Z5, Z5
+	VPROLD     $0x07, Z1, Z1
+	VPROLD     $0x07, Z5, Z5
+	VPSHUFD    $0x39, Z0, Z0
+	VPSHUFD    $0x93, Z2, Z2
+	VPSHUFD    $0x4e, Z3, Z3
+	VPSHUFD    $0x39, Z4, Z4
+	VPSHUFD    $0x93, Z6, Z6
+	VPSHUFD    $0x4e, Z7, Z7
+	DECQ       DX
+	JNZ        rowz2_rounds
+	VPADDD     Z16, Z0, Z0
+	VPADDD     Z17, Z1, Z1
+	VPADDD     Z18, Z2, Z2
+	VPADDD     Z19, Z3, Z3
+	VPADDD     Z16, Z4, Z4
+	VPADDD     Z17, Z5, Z5
+	VPADDD     Z18, Z6, Z6
+	VPADDD     Z20, Z7, Z7
+	VSHUFI32X4 $0x44, Z1, Z0, Z21
+	VSHUFI32X4 $0x44, Z3, Z2, Z22
+	VSHUFI32X4 $0x88, Z22, Z21, Z23
+	VPXORD     (SI), Z23, Z23
+	VMOVDQU32  Z23, (DI)
+	VSHUFI32X4 $0xdd, Z22, Z21, Z24
+	VPXORD     64(SI), Z24, Z24
+	VMOVDQU32  Z24, 64(DI)
+	VSHUFI32X4 $0xee, Z1, Z0, Z21
+	VSHUFI32X4 $0xee, Z3, Z2, Z22
+	VSHUFI32X4 $0x88, Z22, Z21, Z0
+	VPXORD     128(SI), Z0, Z0
+	VMOVDQU32  Z0, 128(DI)
+	VSHUFI32X4 $0xdd, Z22, Z21, Z1
+	VPXORD     192(SI), Z1, Z1
+	VMOVDQU32  Z1, 192(DI)
+	VSHUFI32X4 $0x44, Z5, Z4, Z21
+	VSHUFI32X4 $0x44, Z7, Z6, Z22
+	VSHUFI32X4 $0x88, Z22, Z21, Z23
+	VPXORD     256(SI), Z23, Z23
+	VMOVDQU32  Z23, 256(DI)
+	VSHUFI32X4 $0xdd, Z22, Z21, Z24
+	CMPQ       CX, $0x00000005
+	JBE        tail_done
+	VPXORD     320(SI), Z24, Z24
+	VMOVDQU32  Z24, 320(DI)
+	VSHUFI32X4 $0xee, Z5, Z4, Z21
+	VSHUFI32X4 $0xee, Z7, Z6, Z22
+	VSHUFI32X4 $0x88, Z22, Z21, Z4
+	CMPQ       CX, $0x00000006
+	JBE        tail_done
+	VPXORD     384(SI), Z4, Z4
+	VMOVDQU32  Z4, 384(DI)
+	VSHUFI32X4 $0xdd, Z22, Z21, Z5
+	CMPQ       CX, $0x00000007
+	JBE        tail_done
+	VPXORD     448(SI), Z5, Z5
+	VMOVDQU32  Z5, 448(DI)
 
 tail_done:
 	ADDL CX, 32(AX)

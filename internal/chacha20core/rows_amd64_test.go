@@ -74,3 +74,27 @@ func benchXORBlocks(b *testing.B, name string, n int, set func()) {
 		}
 	})
 }
+
+// TestRowsZ2 runs the keystream tests with and without xorRowsZ2AVX512 for
+// five to eight blocks, whichever this core prefers.
+func TestRowsZ2(t *testing.T) {
+	if !avx512CPU {
+		t.Skip("no AVX-512 on this CPU")
+	}
+	keystreamBothWays(t, &rowsZ2, [2]string{"vl8", "z2"})
+}
+
+// BenchmarkRowsZ2 measures the choice X86ChaCha20For makes per core for
+// five to eight blocks: the 8-lane ymm batch or two zmm row sets.
+func BenchmarkRowsZ2(b *testing.B) {
+	if !avx512CPU {
+		b.Skip("no AVX-512 on this CPU")
+	}
+	defer func(v bool) { rowsZ2 = v }(rowsZ2)
+	for _, z2 := range []bool{false, true} {
+		layout := map[bool]string{false: "vl8", true: "z2"}[z2]
+		for _, n := range []int{320, 448, 512} {
+			benchXORBlocks(b, "layout="+layout+"/size="+strconv.Itoa(n), n, func() { rowsZ2 = z2 })
+		}
+	}
+}

@@ -178,6 +178,13 @@ type X86ChaCha20 struct {
 	// (bench/README.md, "AMD EPYC Zen 5, re-measured 2026-12-02").
 	HChaCha20Scalar bool
 
+	// RowsZ2 selects, for five to eight keystream blocks, two zmm row sets
+	// (four blocks each, two latency-bound chains interleaved) over the
+	// 8-lane ymm transposed batch: 5-15% faster on a Sapphire Rapids-class
+	// Xeon (bench/README.md), while on Zen 5 the transposed batch measured
+	// faster (_asm's transposedVL8).
+	RowsZ2 bool
+
 	// BlockScalar selects, for a call of one block, the block computed in
 	// general-purpose registers (chacha20core's xorBlockScalar) over the
 	// row code, and makes chacha20core.CheapBlocks 1, so that a cipher
@@ -189,7 +196,7 @@ type X86ChaCha20 struct {
 
 // X86ChaCha20For returns the keystream routing of core c.
 func X86ChaCha20For(c X86Core) X86ChaCha20 {
-	return X86ChaCha20{RowProld: X86AEADFor(c).Prold, HChaCha20Scalar: c == AMDZen5, BlockScalar: c == AMDZen5}
+	return X86ChaCha20{RowProld: X86AEADFor(c).Prold, RowsZ2: c == IntelSapphireRapids, HChaCha20Scalar: c == AMDZen5, BlockScalar: c == AMDZen5}
 }
 
 // X86AEADFor returns the AEAD routing of core c. Only measured cores have

@@ -91,7 +91,7 @@ func TestX86AEADFor(t *testing.T) {
 		if got := X86AEADFor(c); got != w {
 			t.Errorf("%v: %+v, want %+v", c, got, w)
 		}
-		wc := X86ChaCha20{RowProld: w.Prold, HChaCha20Scalar: c == AMDZen5, BlockScalar: c == AMDZen5}
+		wc := X86ChaCha20{RowProld: w.Prold, RowsZ2: c == IntelSapphireRapids, HChaCha20Scalar: c == AMDZen5, BlockScalar: c == AMDZen5}
 		if got := X86ChaCha20For(c); got != wc {
 			t.Errorf("%v: X86ChaCha20For %+v, want %+v", c, got, wc)
 		}
