@@ -135,8 +135,8 @@ func (x X86) Core() X86Core {
 type X86AEAD struct {
 	// SmallMax is the longest message that takes the one-call small
 	// kernels (key block, encryption and MAC from key and nonce): 192
-	// bytes, their limit, where they win; 64 where the separate passes
-	// win from 65 bytes on.
+	// bytes, their limit, on every core measured so far (a core where the
+	// separate passes won from 65 bytes on would have 64).
 	SmallMax int
 
 	// Prold selects the small kernels whose rounds rotate with VPROLD
@@ -205,7 +205,7 @@ func X86ChaCha20For(c X86Core) X86ChaCha20 {
 func X86AEADFor(c X86Core) X86AEAD {
 	switch c {
 	case IntelSapphireRapids:
-		return X86AEAD{SmallMax: 64, Prold: true, LoopIFMA: true}
+		return X86AEAD{SmallMax: 192, Prold: true, LoopIFMA: true}
 	case AMDZen5:
 		return X86AEAD{SmallMax: 192, KeyScalar: true}
 	}

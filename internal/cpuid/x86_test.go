@@ -80,7 +80,7 @@ func TestReadX86(t *testing.T) {
 // ones their own, the rest the default.
 func TestX86AEADFor(t *testing.T) {
 	want := map[X86Core]X86AEAD{
-		IntelSapphireRapids: {SmallMax: 64, Prold: true, LoopIFMA: true},
+		IntelSapphireRapids: {SmallMax: 192, Prold: true, LoopIFMA: true},
 		AMDZen5:             {SmallMax: 192, KeyScalar: true},
 	}
 	for c := X86Unknown; c <= AMDZen5; c++ {
