@@ -41,18 +41,23 @@ func cpuDetails() map[string]string {
 	if k.BlockScalar {
 		b = "in general-purpose registers, and a cipher's first call takes one block"
 	}
-	// The small kernels' rounds, their reach and the stitched loop's MAC
-	// are choices among AVX-512 kernels: with AVX-512 off (GODEBUG) the
-	// AVX2 kernels run instead, and the route line says so.
+	z2 := "an 8-lane ymm batch"
+	if k.RowsZ2 {
+		z2 = "two zmm row sets"
+	}
+	// The small kernels' rounds, the layout of five to eight blocks and the
+	// stitched loop's MAC are choices among AVX-512 kernels: with AVX-512
+	// off (GODEBUG) the AVX2 kernels run instead, and the route line says
+	// so.
 	off := ""
 	if !cpu.X86.HasAVX512F || !cpu.X86.HasAVX512BW || !cpu.X86.HasAVX512VL {
-		off = "AVX-512 off, so the AVX2 kernels run and only the last two choices apply; the core's AVX-512 routing: "
+		off = "AVX-512 off, so the AVX2 kernels run: of the core's routing, the small kernels' reach and the last two choices apply: "
 	}
 	return map[string]string{
 		"cpuid": fmt.Sprintf("%s family %#x model %#x stepping %d, AMX %v", x.Vendor, x.Family, x.Model, x.Stepping, x.AMX),
 		"core":  c.String(),
-		"route": off + fmt.Sprintf("AEAD small kernels up to %d bytes with %s rounds%s, the short path above; long messages: the stitched loop with the MAC %s; XChaCha20's subkey %s; a lone keystream block %s (the core's rows of internal/cpuid's X86AEADFor and X86ChaCha20For)",
-			r.SmallMax, map[bool]string{false: "shift-pair rotation", true: "VPROLD"}[r.Prold], ks,
+		"route": off + fmt.Sprintf("AEAD small kernels up to %d bytes with %s rounds%s, the short path above; five to eight keystream blocks in %s; long messages: the stitched loop with the MAC %s; XChaCha20's subkey %s; a lone keystream block %s (the core's rows of internal/cpuid's X86AEADFor and X86ChaCha20For)",
+			r.SmallMax, map[bool]string{false: "shift-pair rotation", true: "VPROLD"}[r.Prold], ks, z2,
 			map[bool]string{false: "on the integer units", true: "in IFMA lanes from 8 KiB"}[r.LoopIFMA], h, b),
 	}
 }
