@@ -5,7 +5,23 @@ package chacha20core
 import (
 	"strconv"
 	"testing"
+
+	"github.com/chachakit/chachakit/internal/cryptotest"
 )
+
+// needAVX512 skips a test of an AVX-512 row variant on a CPU without
+// AVX-512, or fails it in strict mode unless CHACHAKIT_ABSENT names
+// chacha20/AVX512 (the qemu rows of CPUs without it do).
+func needAVX512(t *testing.T) {
+	t.Helper()
+	if avx512CPU {
+		return
+	}
+	if cryptotest.Strict() && !cryptotest.AbsentAllowed("chacha20", "AVX512") {
+		t.Fatal("no AVX-512 on this CPU, and CHACHAKIT_STRICT=1 expects the AVX-512 row variants to run")
+	}
+	t.Skip("no AVX-512 on this CPU")
+}
 
 // TestRowProld runs the keystream tests (every block count to 50 at offsets
 // 0..7 and in place, every length 0..1100 through XORKeyStream, the counter
@@ -14,9 +30,7 @@ import (
 // whichever this core prefers, so that xorRowsProldAVX512 is checked
 // against the portable code on every CPU with AVX-512.
 func TestRowProld(t *testing.T) {
-	if !avx512CPU {
-		t.Skip("no AVX-512 on this CPU")
-	}
+	needAVX512(t)
 	defer func(v bool) { blockScalar = v }(blockScalar)
 	blockScalar = false // one block in the row code too
 	keystreamBothWays(t, &rowProld, [2]string{"shifts", "prold"})
@@ -78,9 +92,7 @@ func benchXORBlocks(b *testing.B, name string, n int, set func()) {
 // TestRowsZ2 runs the keystream tests with and without xorRowsZ2AVX512 for
 // five to eight blocks, whichever this core prefers.
 func TestRowsZ2(t *testing.T) {
-	if !avx512CPU {
-		t.Skip("no AVX-512 on this CPU")
-	}
+	needAVX512(t)
 	keystreamBothWays(t, &rowsZ2, [2]string{"vl8", "z2"})
 }
 
