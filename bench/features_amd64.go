@@ -45,6 +45,13 @@ func cpuDetails() map[string]string {
 	if k.RowsZ2 {
 		z2 = "two zmm row sets"
 	}
+	if k.XMMBlocks {
+		b += "; with AVX2, one block and five in the SSSE3 code's xmm registers"
+	}
+	mac := "Poly1305 of the separate passes: the widest vector path"
+	if m := cpuid.X86Poly1305For(c).AVX2Min; m > 0 {
+		mac = fmt.Sprintf("Poly1305 of the separate passes: AVX2 lanes from %d bytes, the integer units below", m)
+	}
 	// The small kernels' rounds, the layout of five to eight blocks and the
 	// stitched loop's MAC are choices among AVX-512 kernels: with AVX-512
 	// off (GODEBUG) the AVX2 kernels run instead, and the route line says
@@ -56,8 +63,8 @@ func cpuDetails() map[string]string {
 	return map[string]string{
 		"cpuid": fmt.Sprintf("%s family %#x model %#x stepping %d, AMX %v", x.Vendor, x.Family, x.Model, x.Stepping, x.AMX),
 		"core":  c.String(),
-		"route": off + fmt.Sprintf("AEAD small kernels up to %d bytes with %s rounds%s, the short path above; five to eight keystream blocks in %s; long messages: the stitched loop with the MAC %s; XChaCha20's subkey %s; a lone keystream block %s (the core's rows of internal/cpuid's X86AEADFor and X86ChaCha20For)",
+		"route": off + fmt.Sprintf("AEAD small kernels up to %d bytes with %s rounds%s, the short path above; five to eight keystream blocks in %s; long messages: the stitched loop with the MAC %s; XChaCha20's subkey %s; a lone keystream block %s; %s (the core's rows of internal/cpuid's X86AEADFor, X86ChaCha20For and X86Poly1305For)",
 			r.SmallMax, map[bool]string{false: "shift-pair rotation", true: "VPROLD"}[r.Prold], ks, z2,
-			map[bool]string{false: "on the integer units", true: "in IFMA lanes from 8 KiB"}[r.LoopIFMA], h, b),
+			map[bool]string{false: "on the integer units", true: "in IFMA lanes from 8 KiB"}[r.LoopIFMA], h, b, mac),
 	}
 }

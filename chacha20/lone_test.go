@@ -11,17 +11,19 @@ import (
 
 // TestLoneBlocks runs the patterns whose first call after construction or
 // SetCounter takes chacha20core.LoneBlocks (one block on a core that
-// computes a lone block in general-purpose registers, else CheapBlocks)
-// with that choice on and off, on every CPU, against x/crypto: a fresh
+// computes a lone block in general-purpose registers or in one xmm row set,
+// else CheapBlocks) with each choice, on every CPU, against x/crypto: a fresh
 // cipher's single call of 0..130 bytes at counters 0, 7 and 2^32-1 (QUIC
 // header protection: SetCounter, 5 bytes), SSH's packet ciphers (a 32-byte
 // call, SetCounter(1), the payload), and streams of short calls that
 // start fresh, followed by the conformance suite and the long sequences.
 func TestLoneBlocks(t *testing.T) {
 	defer chacha20core.SetBlockScalar(chacha20core.SetBlockScalar(false))
-	for _, on := range []bool{false, true} {
-		chacha20core.SetBlockScalar(on)
-		t.Run(map[bool]string{false: "rows", true: "scalar"}[on], func(t *testing.T) {
+	defer chacha20core.SetXMMBlocks(chacha20core.SetXMMBlocks(false))
+	for _, mode := range []string{"rows", "scalar", "xmm"} {
+		chacha20core.SetBlockScalar(mode == "scalar")
+		chacha20core.SetXMMBlocks(mode == "xmm")
+		t.Run(mode, func(t *testing.T) {
 			key, nonce := bytes.Repeat([]byte{3}, 32), bytes.Repeat([]byte{5}, 12)
 			src := make([]byte, 400)
 			for i := range src {

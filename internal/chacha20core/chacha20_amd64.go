@@ -78,6 +78,8 @@ func xorBlocks(s *State, dst, src []byte) {
 		xorRowsZ2AVX512(s, dst, src)
 	} else if useAVX512 {
 		xorBlocksAVX512(s, dst, src)
+	} else if useAVX2 && xmmBlocks && useSSSE3 && (len(src) == BlockSize || len(src) == 5*BlockSize) {
+		xorBlocksSSSE3(s, dst, src)
 	} else if useAVX2 {
 		xorBlocksAVX2(s, dst, src)
 	} else if useSSSE3 {
@@ -102,6 +104,12 @@ var rowsZ2 = x86ChaCha20().RowsZ2
 // AVX-512 off, the AVX2 row code is as slow there); the portable code, when
 // forced, stays the portable code. A variable for the tests.
 var blockScalar = x86ChaCha20().BlockScalar
+
+// xmmBlocks gives calls of one block and of five to the SSSE3 code while
+// it is on beside AVX2 (internal/cpuid's X86ChaCha20For: cores that split
+// ymm instructions in two, where the AVX2 code's lanes for two and eight
+// blocks cost as much used or not). A variable for the tests.
+var xmmBlocks = x86ChaCha20().XMMBlocks
 
 func x86ChaCha20() cpuid.X86ChaCha20 {
 	x, _ := cpuid.ReadX86()

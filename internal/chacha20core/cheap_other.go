@@ -24,3 +24,6 @@ func BatchBlocks() int { return 1 }
 // SetBlockScalar is the amd64 test hook (see cheap_amd64.go); there is no
 // scalar block to choose here.
 func SetBlockScalar(on bool) (was bool) { return false }
+
+// SetXMMBlocks does nothing outside amd64, where no such choice exists.
+func SetXMMBlocks(on bool) (was bool) { return false }

@@ -192,11 +192,48 @@ type X86ChaCha20 struct {
 	// for the same reason: a lone block's chain of dependent vector
 	// instructions takes twice the cycles of the scalar one there.
 	BlockScalar bool
+
+	// XMMBlocks selects, for calls of one block and of five, the SSSE3
+	// code (xmm registers: one block in one row set; five as a 4-lane
+	// batch and one row) over the AVX2 code, whose ymm registers compute
+	// two blocks and eight for them. It is set on AMD Zen 1, which splits
+	// every 256-bit instruction into two 128-bit halves: there the unused
+	// lanes cost as much as used ones (bench/README.md, "AMD EPYC Zen 1").
+	// Like RowProld it is a choice within the AVX2 path, and it makes
+	// chacha20core.LoneBlocks 1.
+	XMMBlocks bool
 }
 
 // X86ChaCha20For returns the keystream routing of core c.
 func X86ChaCha20For(c X86Core) X86ChaCha20 {
-	return X86ChaCha20{RowProld: X86AEADFor(c).Prold, RowsZ2: c == IntelSapphireRapids, HChaCha20Scalar: c == AMDZen5, BlockScalar: c == AMDZen5}
+	return X86ChaCha20{
+		RowProld:        X86AEADFor(c).Prold,
+		RowsZ2:          c == IntelSapphireRapids,
+		HChaCha20Scalar: c == AMDZen5,
+		BlockScalar:     c == AMDZen5,
+		XMMBlocks:       c == AMDZen1,
+	}
+}
+
+// X86Poly1305 is how the amd64 Poly1305 of the separate passes differs
+// between cores (internal/poly1305 reads it once); the AEAD kernels carry
+// their own MAC code.
+type X86Poly1305 struct {
+	// AVX2Min is the shortest input the AVX2 function takes while the
+	// scalar assembly is on too: 0 where the AVX2 function's own
+	// threshold decides, 8192 on AMD Zen 1, whose double-pumped ymm lanes
+	// lose to the integer units below 8 KiB (BenchmarkBlocks there: 320
+	// bytes 164 ns on the integer units against 300, 4 KiB 2.07 against
+	// 2.13 µs, 16 KiB 8.24 against 8.07).
+	AVX2Min int
+}
+
+// X86Poly1305For returns the Poly1305 routing of core c.
+func X86Poly1305For(c X86Core) X86Poly1305 {
+	if c == AMDZen1 {
+		return X86Poly1305{AVX2Min: 8192}
+	}
+	return X86Poly1305{}
 }
 
 // X86AEADFor returns the AEAD routing of core c. Only measured cores have

@@ -76,8 +76,9 @@ func TestReadX86(t *testing.T) {
 	}
 }
 
-// TestX86AEADFor names the routing of every core in the table: the measured
-// ones their own, the rest the default.
+// TestX86AEADFor names the routing of every core in the table (AEAD,
+// keystream and Poly1305): the measured ones their own, the rest the
+// default.
 func TestX86AEADFor(t *testing.T) {
 	want := map[X86Core]X86AEAD{
 		IntelSapphireRapids: {SmallMax: 192, Prold: true, LoopIFMA: true},
@@ -91,9 +92,16 @@ func TestX86AEADFor(t *testing.T) {
 		if got := X86AEADFor(c); got != w {
 			t.Errorf("%v: %+v, want %+v", c, got, w)
 		}
-		wc := X86ChaCha20{RowProld: w.Prold, RowsZ2: c == IntelSapphireRapids, HChaCha20Scalar: c == AMDZen5, BlockScalar: c == AMDZen5}
+		wc := X86ChaCha20{RowProld: w.Prold, RowsZ2: c == IntelSapphireRapids, HChaCha20Scalar: c == AMDZen5, BlockScalar: c == AMDZen5, XMMBlocks: c == AMDZen1}
 		if got := X86ChaCha20For(c); got != wc {
 			t.Errorf("%v: X86ChaCha20For %+v, want %+v", c, got, wc)
+		}
+		wp := X86Poly1305{}
+		if c == AMDZen1 {
+			wp.AVX2Min = 8192
+		}
+		if got := X86Poly1305For(c); got != wp {
+			t.Errorf("%v: X86Poly1305For %+v, want %+v", c, got, wp)
 		}
 	}
 }

@@ -3,6 +3,7 @@
 package poly1305
 
 import (
+	"github.com/chachakit/chachakit/internal/cpuid"
 	"github.com/chachakit/chachakit/internal/impl"
 	"golang.org/x/sys/cpu"
 )
@@ -41,9 +42,10 @@ func blocksIFMA(st *state, msg []byte, hibit uint64)
 func blocksAVX2(st *state, msg []byte, hibit uint64)
 
 // blocks is the dispatcher: AVX-512 IFMA (eight blocks per step), AVX2 (four
-// blocks per step), the scalar assembly, else the portable code. A forced
-// path runs alone: the vector functions carry their own copy of the scalar
-// loop for short inputs and for the blocks before the first vector step.
+// blocks per step, from avx2Min bytes), the scalar assembly, else the
+// portable code. A forced path runs alone: the vector functions carry their
+// own copy of the scalar loop for short inputs and for the blocks before
+// the first vector step.
 func blocks(st *state, msg []byte, full bool) {
 	var hibit uint64
 	if full {
@@ -51,7 +53,7 @@ func blocks(st *state, msg []byte, full bool) {
 	}
 	if useIFMA {
 		blocksIFMA(st, msg, hibit)
-	} else if useAVX2 {
+	} else if useAVX2 && (len(msg) >= avx2Min || !useScalar) {
 		blocksAVX2(st, msg, hibit)
 	} else if useScalar {
 		blocksScalar(st, msg, hibit)
@@ -59,3 +61,12 @@ func blocks(st *state, msg []byte, full bool) {
 		blocksGeneric(st, msg, full)
 	}
 }
+
+// avx2Min is the shortest input the dispatcher gives the AVX2 function
+// while the scalar assembly is on too (internal/cpuid's X86Poly1305For: 0,
+// or 8 KiB on a core whose ymm lanes lose to the integer units below
+// that); a variable for the tests.
+var avx2Min = func() int {
+	x, _ := cpuid.ReadX86()
+	return cpuid.X86Poly1305For(x.Core()).AVX2Min
+}()

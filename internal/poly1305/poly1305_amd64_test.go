@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chachakit/chachakit/internal/cryptotest"
+	xpoly "golang.org/x/crypto/poly1305"
 	"golang.org/x/sys/cpu"
 )
 
@@ -174,5 +176,39 @@ func TestPathTimes(t *testing.T) {
 			fmt.Printf(" %14.1f", minTime(func() { p.f(&st, msg[:n], 1) }, 20000/(n/16+4)))
 		}
 		fmt.Println()
+	}
+}
+
+// TestAVX2Min runs the Poly1305 tests with the dispatcher's threshold for
+// the AVX2 function at both values X86Poly1305For gives (0 and 8 KiB), so
+// that every core's routing is tested on every CPU: TestEdgeOffsets (every
+// length 0..1100 at offsets 0..7, under every implementation) and lengths
+// around 8 KiB and 16 KiB against x/crypto.
+func TestAVX2Min(t *testing.T) {
+	if !cpu.X86.HasAVX2 {
+		if cryptotest.Strict() && !cryptotest.AbsentAllowed("poly1305", "AVX2") {
+			t.Fatal("no AVX2 on this CPU, and CHACHAKIT_STRICT=1 expects the AVX2 routing to be tested")
+		}
+		t.Skip("no AVX2 on this CPU")
+	}
+	defer func(v int) { avx2Min = v }(avx2Min)
+	msg := make([]byte, 16400)
+	for i := range msg {
+		msg[i] = byte(i*13 + 5)
+	}
+	key := [KeySize]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17}
+	for _, m := range []int{0, 8192} {
+		avx2Min = m
+		t.Run("avx2Min="+itoa(m), func(t *testing.T) {
+			TestEdgeOffsets(t)
+			for _, n := range []int{8175, 8176, 8191, 8192, 8193, 8208, 16384, 16400} {
+				var got, want [TagSize]byte
+				Sum(&got, msg[:n], &key)
+				xpoly.Sum(&want, msg[:n], &key)
+				if got != want {
+					t.Fatalf("length %d: %x, want %x", n, got, want)
+				}
+			}
+		})
 	}
 }
