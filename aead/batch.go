@@ -34,7 +34,8 @@ type Message struct {
 // messages, by computing the ChaCha20 blocks of several of them side by
 // side in the lanes of the vector registers (and, with AVX-512 IFMA, their
 // Poly1305 tags too). Elsewhere, and for long messages, it makes the calls
-// a loop would.
+// a loop would; so it does on cores where the lanes measured slower than
+// the loop (AMD Zen 1: internal/cpuid's X86AEAD.BatchLoop).
 //
 // New and NewX keep x/crypto's signature, returning a cipher.AEAD, so reach
 // the methods with a type assertion:

@@ -9,3 +9,7 @@ package aead
 // is as fast or faster (bench/README.md, "Batches": 64 messages of 320
 // bytes 1.26x slower in lanes with AVX-512, 1.04x with AVX2).
 const laneMax = 4 * 64
+
+// batchLoop makes the batches a loop of single calls on this core
+// (internal/cpuid's X86AEAD.BatchLoop).
+var batchLoop = x86AEAD().BatchLoop

@@ -7,3 +7,6 @@ package aead
 // consecutive blocks of one message, so the lanes only pay for messages
 // of up to three blocks with their key block (bench/README.md, "Batches").
 const laneMax = 2 * 64
+
+// batchLoop: no core here prefers the loop where the lanes are fast.
+const batchLoop = false

@@ -5,3 +5,6 @@ package aead
 // laneMax elsewhere: the lanes are the portable code, used in tests only
 // (forceLanes); the amd64 limit, so that the groups are tested alike.
 const laneMax = 4 * 64
+
+// batchLoop: no core here prefers the loop where the lanes are fast.
+const batchLoop = false

@@ -4,10 +4,11 @@ import "github.com/chachakit/chachakit/internal/chacha20core"
 
 // batchLanes reports whether SealBatch and OpenBatch put short messages
 // side by side in LaneBlocks' lanes: where LaneBlocks has a vector path
-// (amd64 with AVX2 or AVX-512, arm64 with NEON). Without one, a batch is a
-// loop of seal or open calls, no slower than the caller's own loop (or, in
-// tests, forceLanes runs the lane groups on the portable code).
-func batchLanes() bool { return forceLanes || chacha20core.LaneBlocksFast() }
+// (amd64 with AVX2 or AVX-512, arm64 with NEON) and the core does not
+// prefer the loop (batchLoop). Otherwise a batch is a loop of seal or open
+// calls, no slower than the caller's own loop (or, in tests, forceLanes
+// runs the lane groups anyway, on the portable code where that is all).
+func batchLanes() bool { return forceLanes || chacha20core.LaneBlocksFast() && !batchLoop }
 
 // laneMessage reports whether a batch's message of n bytes takes lanes in a
 // group rather than its own seal or open call: up to laneMax bytes, which

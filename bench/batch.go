@@ -10,6 +10,7 @@ import (
 	"github.com/chachakit/chachakit/aead"
 	"github.com/chachakit/chachakit/aead/tls13"
 	"github.com/chachakit/chachakit/internal/chacha20core"
+	"github.com/chachakit/chachakit/internal/cpuid"
 	"github.com/chachakit/chachakit/internal/poly1305"
 )
 
@@ -226,6 +227,9 @@ func printBatch(w io.Writer, rows []batchRow) {
 func batchPath() string {
 	if !chacha20core.LaneBlocksFast() {
 		return "a loop of Seal or Open calls (LaneBlocks has no vector path on this CPU)"
+	}
+	if x, ok := cpuid.ReadX86(); ok && cpuid.X86AEADFor(x.Core()).BatchLoop {
+		return "a loop of Seal or Open calls (this core's row of internal/cpuid's X86AEADFor: the lane groups measured slower than the loop here)"
 	}
 	tags := "tags one at a time"
 	if poly1305.LanesFast() {
