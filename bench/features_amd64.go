@@ -58,7 +58,7 @@ func cpuDetails() map[string]string {
 	// so.
 	off := ""
 	if !cpu.X86.HasAVX512F || !cpu.X86.HasAVX512BW || !cpu.X86.HasAVX512VL {
-		off = "AVX-512 off, so the AVX2 kernels run: of the core's routing, the small kernels' reach and the last two choices apply: "
+		off = "AVX-512 off, so the AVX2 kernels run: of the core's routing, the small kernels' reach and the choices from XChaCha20's subkey on apply: "
 	}
 	return map[string]string{
 		"cpuid": fmt.Sprintf("%s family %#x model %#x stepping %d, AMX %v", x.Vendor, x.Family, x.Model, x.Stepping, x.AMX),

@@ -119,7 +119,7 @@ func BenchmarkBlocks(b *testing.B) {
 		if !p.ok {
 			continue
 		}
-		for _, n := range []int{64, 128, 192, 256, 320, 384, 512, 768, 1024, 1344, 4096, 16384} {
+		for _, n := range []int{64, 128, 192, 256, 320, 384, 512, 768, 1024, 1344, 4096, 8192, 16384} {
 			b.Run("path="+p.name+"/size="+itoa(n), func(b *testing.B) {
 				var st state
 				st.r = clampMaxR
@@ -164,7 +164,7 @@ func TestPathTimes(t *testing.T) {
 		fmt.Printf(" %14s", p.name)
 	}
 	fmt.Println(" (ns per call, fastest batch)")
-	for _, n := range []int{64, 128, 192, 240, 256, 272, 288, 320, 384, 512, 1024, 1344, 4096, 16384} {
+	for _, n := range []int{64, 128, 192, 240, 256, 272, 288, 320, 384, 512, 1024, 1344, 4096, 8192, 16384} {
 		fmt.Printf("%6d", n)
 		for _, p := range paths {
 			if !p.ok {
