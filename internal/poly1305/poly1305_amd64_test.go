@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chachakit/chachakit/internal/cryptotest"
+	//lint:ignore SA1019 the deprecated package is the reference this one is tested against
 	xpoly "golang.org/x/crypto/poly1305"
 	"golang.org/x/sys/cpu"
 )
