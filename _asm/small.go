@@ -85,6 +85,48 @@ func genHChaCha20s() {
 	genHChaCha20("ProldAVX512", func() { qrAVX512([]quad{{Y0, Y1, Y2, Y3}}) })
 	v := vecISA{name: "AVX2", width: 32, avx: true}
 	genHChaCha20("AVX2", func() { v.qr([]quad{{Y0, Y1, Y2, Y3}}, []VecPhysical{Y13}) })
+	genHChaCha20XMM()
+}
+
+// genHChaCha20XMM emits hChaCha20XMM, genHChaCha20's computation in one xmm
+// row set (VEX-encoded, so AVX): the AVX2 kernel broadcasts its rows to both
+// 128-bit lanes of ymm registers and computes HChaCha20 twice, which costs
+// nothing on cores with full-width ymm units but doubles every instruction
+// on cores that split them into halves (internal/cpuid's
+// X86ChaCha20.XMMBlocks: AMD Zen 1).
+func genHChaCha20XMM() {
+	TEXT("hChaCha20XMM", NOSPLIT, "func(out *[32]byte, key *[32]byte, nonce *[16]byte)")
+	Doc("hChaCha20XMM computes HChaCha20 of key and nonce into out in xmm registers: see _asm/small.go.")
+	v := vecISA{name: "XMM", width: 16, avx: true}
+	q := quad{X0, X1, X2, X3}
+	Load(Param("key"), RAX)
+	Load(Param("nonce"), RBX)
+	Comment("Rows: the constant, the key's two halves, the nonce.")
+	VMOVDQU(sigma, X0)
+	VMOVDQU(Mem{Base: RAX}, X1)
+	VMOVDQU(Mem{Base: RAX, Disp: 16}, X2)
+	VMOVDQU(Mem{Base: RBX}, X3)
+	Comment("Ten double rounds: columns, then the diagonals moved into columns and back.")
+	MOVL(U32(10), R13L)
+	Label("hchacha_xmm_rounds")
+	v.qr([]quad{q}, []VecPhysical{X13})
+	v.pshufd(0x93, X0)
+	v.pshufd(0x39, X2)
+	v.pshufd(0x4e, X3)
+	v.qr([]quad{q}, []VecPhysical{X13})
+	v.pshufd(0x39, X0)
+	v.pshufd(0x93, X2)
+	v.pshufd(0x4e, X3)
+	DECL(R13L)
+	JNZ(LabelRef("hchacha_xmm_rounds"))
+	Comment("Rows 0 and 3 are the output (no feed-forward); then clear the registers that held key material.")
+	Load(Param("out"), RAX)
+	VMOVDQU(X0, Mem{Base: RAX})
+	VMOVDQU(X3, Mem{Base: RAX, Disp: 16})
+	for _, r := range []VecPhysical{X0, X1, X2, X3, X13} {
+		VPXOR(r, r, r)
+	}
+	RET()
 }
 
 // genHChaCha20 emits hChaCha20<isa>(out *[32]byte, key *[32]byte, nonce

@@ -194,7 +194,7 @@ func (x *xchacha20poly1305) Seal(dst, nonce, plaintext, additionalData []byte) [
 	if uint64(len(plaintext)) > maxPlaintext {
 		panic("chacha20poly1305: plaintext too large")
 	}
-	if subkeyFirst {
+	if len(plaintext) <= subkeyFirstMax {
 		var sk subkey
 		defer sk.wipe()
 		key, nonce := sk.derive(x.get(), nonce)
@@ -213,7 +213,7 @@ func (x *xchacha20poly1305) Open(dst, nonce, ciphertext, additionalData []byte) 
 	if uint64(len(ciphertext)) > maxCiphertext {
 		panic("chacha20poly1305: ciphertext too large")
 	}
-	if subkeyFirst {
+	if len(ciphertext)-Overhead <= subkeyFirstMax {
 		var sk subkey
 		defer sk.wipe()
 		key, nonce := sk.derive(x.get(), nonce)

@@ -151,7 +151,7 @@ func xorBytes(dst, x, ks []byte) {
 // (draft-irtf-cfrg-xchacha-03, Section 2.3): HChaCha20's subkey of the key
 // and the nonce's first 16 bytes, and a 12-byte nonce of four zero bytes
 // and the nonce's last 8. The route table then treats the message as a
-// ChaCha20-Poly1305 one (subkeyFirst).
+// ChaCha20-Poly1305 one (subkeyFirstMax).
 type subkey struct {
 	key   [KeySize]byte
 	nonce [NonceSize]byte

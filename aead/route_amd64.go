@@ -3,6 +3,8 @@
 package aead
 
 import (
+	"math"
+
 	"github.com/chachakit/chachakit/internal/aeadasm"
 	"github.com/chachakit/chachakit/internal/cpuid"
 )
@@ -96,15 +98,24 @@ var stitchedIFMA = x86AEAD().LoopIFMA
 
 var ifmaLoopMin = 8192 // a variable for the tests
 
-// subkeyFirst makes XChaCha20-Poly1305 derive its subkey with
-// chacha20core.HChaCha20 (then the portable code's scalar rounds) before the
-// route table, so that the small kernels take the 12-byte nonce form instead
-// of running HChaCha20 in their vector registers: on cores where the scalar
-// rounds win (internal/cpuid's X86ChaCha20.HChaCha20Scalar). A variable for
-// the tests.
-var subkeyFirst = func() bool {
+// subkeyFirstMax is the longest message for which XChaCha20-Poly1305
+// derives its subkey with chacha20core.HChaCha20 before the route table, so
+// that the small kernels take the 12-byte nonce form instead of running
+// HChaCha20 in their ymm row set: every length on cores where the portable
+// code's scalar rounds win (internal/cpuid's X86ChaCha20.HChaCha20Scalar),
+// up to the small kernels' reach where HChaCha20 runs in one xmm row set
+// (X86ChaCha20.XMMBlocks: beyond it State.InitFrom runs the same HChaCha20,
+// and deriving first only adds the subkey's copy and wipe), else -1. A
+// variable for the tests.
+var subkeyFirstMax = func() int {
 	x, _ := cpuid.ReadX86()
-	return cpuid.X86ChaCha20For(x.Core()).HChaCha20Scalar
+	switch k := cpuid.X86ChaCha20For(x.Core()); {
+	case k.HChaCha20Scalar:
+		return math.MaxInt
+	case k.XMMBlocks:
+		return smallMax
+	}
+	return -1
 }()
 
 func x86AEAD() cpuid.X86AEAD {

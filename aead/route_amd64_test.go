@@ -5,6 +5,7 @@ package aead
 import (
 	"bytes"
 	"crypto/cipher"
+	"math"
 	"testing"
 
 	"github.com/chachakit/chachakit/internal/aeadasm"
@@ -204,11 +205,11 @@ func benchChoice(b *testing.B, a cipher.AEAD, nonce []byte, sizes []int, knob st
 
 // TestSubkeyFirst runs XChaCha20-Poly1305 Seal and Open of 0..1100 bytes
 // against x/crypto with the subkey derived both ways (before the route
-// table, or where the nonce is used), so that the choice of every core is
-// tested on every CPU: results, in-place use, and a forged message's
-// zeroed dst.
+// table, or where the nonce is used) and split at 192 bytes, the values
+// subkeyFirstMax takes, so that the choice of every core is tested on every
+// CPU: results, in-place use, and a forged message's zeroed dst.
 func TestSubkeyFirst(t *testing.T) {
-	defer func(v bool) { subkeyFirst = v }(subkeyFirst)
+	defer func(v int) { subkeyFirstMax = v }(subkeyFirstMax)
 	key := make([]byte, KeySize)
 	for i := range key {
 		key[i] = byte(i*3 + 1)
@@ -219,8 +220,8 @@ func TestSubkeyFirst(t *testing.T) {
 	for i := range nonce {
 		nonce[i] = byte(100 + i)
 	}
-	for _, first := range []bool{false, true} {
-		subkeyFirst = first
+	for _, first := range []int{-1, 192, math.MaxInt} {
+		subkeyFirstMax = first
 		for n := 0; n <= 1100; n++ {
 			ad := make([]byte, n%70)
 			pt := make([]byte, n)
@@ -232,32 +233,32 @@ func TestSubkeyFirst(t *testing.T) {
 			buf := append(bytes.Clone(pt), make([]byte, Overhead)...)
 			got := ours.Seal(buf[:0], nonce, buf[:n], ad)
 			if !bytes.Equal(got, want) {
-				t.Fatalf("subkeyFirst %v, n=%d: Seal in place differs from x/crypto", first, n)
+				t.Fatalf("subkeyFirstMax %d, n=%d: Seal in place differs from x/crypto", first, n)
 			}
 			if p, err := ours.Open(got[:0], nonce, got, ad); err != nil || !bytes.Equal(p, pt) {
-				t.Fatalf("subkeyFirst %v, n=%d: Open in place: %v", first, n, err)
+				t.Fatalf("subkeyFirstMax %d, n=%d: Open in place: %v", first, n, err)
 			}
 			bad := bytes.Clone(want)
 			bad[n%len(bad)] ^= 1
 			dst := bytes.Repeat([]byte{0xaa}, n)
 			if _, err := ours.Open(dst[:0], nonce, bad, ad); err == nil || !bytes.Equal(dst, make([]byte, n)) {
-				t.Fatalf("subkeyFirst %v, n=%d: forged Open: %v, dst not zeroed", first, n, err)
+				t.Fatalf("subkeyFirstMax %d, n=%d: forged Open: %v, dst not zeroed", first, n, err)
 			}
 		}
 	}
 	dst := make([]byte, 0, len(key)+Overhead)
 	if a := testing.AllocsPerRun(100, func() { ours.Seal(dst, nonce, key, nil) }); a != 0 {
-		t.Errorf("Seal with subkeyFirst: %v allocations, want 0", a)
+		t.Errorf("Seal with subkeyFirstMax %d: %v allocations, want 0", subkeyFirstMax, a)
 	}
 }
 
-// BenchmarkSubkeyFirst measures X86ChaCha20.HChaCha20Scalar's choice for
-// XChaCha20-Poly1305: Seal and Open with 13 bytes of additional data, the
-// subkey derived before the route table ("first") or in the kernels and
-// State.InitFrom ("inside").
+// BenchmarkSubkeyFirst measures the choice of subkeyFirstMax (from
+// X86ChaCha20's HChaCha20Scalar and XMMBlocks) for XChaCha20-Poly1305: Seal
+// and Open with 13 bytes of additional data, the subkey derived before the
+// route table ("first") or in the kernels and State.InitFrom ("inside").
 func BenchmarkSubkeyFirst(b *testing.B) {
-	defer func(v bool) { subkeyFirst = v }(subkeyFirst)
+	defer func(v int) { subkeyFirstMax = v }(subkeyFirstMax)
 	a, _ := NewX(make([]byte, KeySize))
 	benchChoice(b, a, make([]byte, NonceSizeX), []int{64, 128, 256, 448, 1350}, "subkey", [2]string{"inside", "first"},
-		func(first bool) { subkeyFirst = first })
+		func(first bool) { subkeyFirstMax = map[bool]int{false: -1, true: math.MaxInt}[first] })
 }

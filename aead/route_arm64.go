@@ -33,6 +33,6 @@ func pick(n, adLen int, open, inPlace bool) aeadasm.Kernel {
 	return aeadasm.None
 }
 
-// subkeyFirst is false: XChaCha20's subkey is derived where the nonce is
+// subkeyFirstMax is -1: XChaCha20's subkey is derived where the nonce is
 // used (State.InitFrom, or the kernel).
-const subkeyFirst = false
+const subkeyFirstMax = -1

@@ -32,6 +32,8 @@ func cpuDetails() map[string]string {
 	h := "in the row code's vector registers"
 	if k.HChaCha20Scalar {
 		h = "by the portable code's scalar rounds, before the AEAD kernels"
+	} else if k.XMMBlocks && !cpu.X86.HasAVX512F {
+		h = "in one xmm row set, before the small AEAD kernels"
 	}
 	ks := ""
 	if r.KeyScalar {
@@ -45,8 +47,9 @@ func cpuDetails() map[string]string {
 	if k.RowsZ2 {
 		z2 = "two zmm row sets"
 	}
-	if k.XMMBlocks {
-		b += "; with AVX2, one block and five in the SSSE3 code's xmm registers"
+	if k.XMMBlocks && !k.BlockScalar {
+		b = "in the SSSE3 code's xmm registers, and a cipher's first call takes one block"
+		z2 = "xmm registers for five (SSSE3's 4-lane batch and a row), an 8-lane ymm batch for six to eight"
 	}
 	mac := "Poly1305 of the separate passes: the widest vector path"
 	if m := cpuid.X86Poly1305For(c).AVX2Min; m > 0 {
@@ -58,7 +61,7 @@ func cpuDetails() map[string]string {
 	// so.
 	off := ""
 	if !cpu.X86.HasAVX512F || !cpu.X86.HasAVX512BW || !cpu.X86.HasAVX512VL {
-		off = "AVX-512 off, so the AVX2 kernels run: of the core's routing, the small kernels' reach and the choices from XChaCha20's subkey on apply: "
+		off = "AVX-512 off, so the AVX2 kernels run, and the choices among AVX-512 kernels below (rounds, zmm row sets, IFMA) do not apply: "
 	}
 	return map[string]string{
 		"cpuid": fmt.Sprintf("%s family %#x model %#x stepping %d, AMX %v", x.Vendor, x.Family, x.Model, x.Stepping, x.AMX),

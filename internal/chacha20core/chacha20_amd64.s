@@ -3616,6 +3616,74 @@ hchachaAVX2_rounds:
 	VZEROUPPER
 	RET
 
+// func hChaCha20XMM(out *[32]byte, key *[32]byte, nonce *[16]byte)
+// Requires: AVX
+TEXT ·hChaCha20XMM(SB), NOSPLIT, $0-24
+	MOVQ key+8(FP), AX
+	MOVQ nonce+16(FP), BX
+
+	// Rows: the constant, the key's two halves, the nonce.
+	VMOVDQU sigma<>+0(SB), X0
+	VMOVDQU (AX), X1
+	VMOVDQU 16(AX), X2
+	VMOVDQU (BX), X3
+
+	// Ten double rounds: columns, then the diagonals moved into columns and back.
+	MOVL $0x0000000a, R13
+
+hchacha_xmm_rounds:
+	VPADDD  X1, X0, X0
+	VPXOR   X0, X3, X3
+	VPSHUFB rol16<>+0(SB), X3, X3
+	VPADDD  X3, X2, X2
+	VPXOR   X2, X1, X1
+	VPSLLD  $0x0c, X1, X13
+	VPSRLD  $0x14, X1, X1
+	VPXOR   X13, X1, X1
+	VPADDD  X1, X0, X0
+	VPXOR   X0, X3, X3
+	VPSHUFB rol8<>+0(SB), X3, X3
+	VPADDD  X3, X2, X2
+	VPXOR   X2, X1, X1
+	VPSLLD  $0x07, X1, X13
+	VPSRLD  $0x19, X1, X1
+	VPXOR   X13, X1, X1
+	VPSHUFD $0x93, X0, X0
+	VPSHUFD $0x39, X2, X2
+	VPSHUFD $0x4e, X3, X3
+	VPADDD  X1, X0, X0
+	VPXOR   X0, X3, X3
+	VPSHUFB rol16<>+0(SB), X3, X3
+	VPADDD  X3, X2, X2
+	VPXOR   X2, X1, X1
+	VPSLLD  $0x0c, X1, X13
+	VPSRLD  $0x14, X1, X1
+	VPXOR   X13, X1, X1
+	VPADDD  X1, X0, X0
+	VPXOR   X0, X3, X3
+	VPSHUFB rol8<>+0(SB), X3, X3
+	VPADDD  X3, X2, X2
+	VPXOR   X2, X1, X1
+	VPSLLD  $0x07, X1, X13
+	VPSRLD  $0x19, X1, X1
+	VPXOR   X13, X1, X1
+	VPSHUFD $0x39, X0, X0
+	VPSHUFD $0x93, X2, X2
+	VPSHUFD $0x4e, X3, X3
+	DECL    R13
+	JNZ     hchacha_xmm_rounds
+
+	// Rows 0 and 3 are the output (no feed-forward); then clear the registers that held key material.
+	MOVQ    out+0(FP), AX
+	VMOVDQU X0, (AX)
+	VMOVDQU X3, 16(AX)
+	VPXOR   X0, X0, X0
+	VPXOR   X1, X1, X1
+	VPXOR   X2, X2, X2
+	VPXOR   X3, X3, X3
+	VPXOR   X13, X13, X13
+	RET
+
 // func laneBlocksAVX512(l *[12][16]uint32, out *[16][64]byte, n int)
 // Requires: AVX, AVX2, AVX512F, AVX512VL
 TEXT ·laneBlocksAVX512(SB), NOSPLIT, $0-24

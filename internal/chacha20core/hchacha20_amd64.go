@@ -16,6 +16,12 @@ func hChaCha20ProldAVX512(out *[32]byte, key *[32]byte, nonce *[16]byte)
 //go:noescape
 func hChaCha20AVX2(out *[32]byte, key *[32]byte, nonce *[16]byte)
 
+// hChaCha20XMM is the same in one xmm row set, for cores that split ymm
+// instructions in two (xmmBlocks).
+//
+//go:noescape
+func hChaCha20XMM(out *[32]byte, key *[32]byte, nonce *[16]byte)
+
 // hChaCha20Asm runs HChaCha20 on the AVX512 or AVX2 keystream path's
 // instructions while that path is on and the core prefers them to the
 // portable code's scalar rounds (hChaCha20Scalar), and reports whether it
@@ -28,6 +34,8 @@ func hChaCha20Asm(out *[32]byte, key *[32]byte, nonce *[16]byte) bool {
 		hChaCha20ProldAVX512(out, key, nonce)
 	case useAVX512:
 		hChaCha20AVX512(out, key, nonce)
+	case useAVX2 && xmmBlocks:
+		hChaCha20XMM(out, key, nonce)
 	case useAVX2:
 		hChaCha20AVX2(out, key, nonce)
 	default:

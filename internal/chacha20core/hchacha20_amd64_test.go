@@ -20,6 +20,7 @@ func TestHChaCha20Asm(t *testing.T) {
 		{"AVX512", avx512CPU, hChaCha20AVX512},
 		{"ProldAVX512", avx512CPU, hChaCha20ProldAVX512},
 		{"AVX2", avx2CPU, hChaCha20AVX2},
+		{"XMM", avx2CPU, hChaCha20XMM},
 	} {
 		if !k.on {
 			t.Logf("%s: not on this CPU", k.name)

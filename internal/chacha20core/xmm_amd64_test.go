@@ -16,7 +16,9 @@ import (
 // one to nine blocks at the counters next to 2^32, source and destination
 // offsets 0..7 and in place, against the portable code; then the keystream
 // tests (every block count to 50, every length 0..1100 through
-// XORKeyStream, the counter edge) with the choice off and on.
+// XORKeyStream, the counter edge) with the choice off and on; and
+// HChaCha20 through its dispatcher both ways (hChaCha20XMM or the AVX2
+// kernel), against the portable code.
 func TestXMMBlocks(t *testing.T) {
 	if !avx2CPU {
 		if cryptotest.Strict() && !cryptotest.AbsentAllowed("chacha20", "AVX2") {
@@ -40,6 +42,22 @@ func TestXMMBlocks(t *testing.T) {
 					}
 					checkXORBlocks(t, s, src, 0, srcOff, true, false)
 				}
+			}
+		}
+	}
+	defer func(v bool) { hChaCha20Scalar = v }(hChaCha20Scalar)
+	hChaCha20Scalar = false
+	for _, on := range []bool{false, true} {
+		xmmBlocks = on
+		for range 100 {
+			var key, got, want [32]byte
+			var nonce [16]byte
+			copy(key[:], randBytes(r, 32))
+			copy(nonce[:], randBytes(r, 16))
+			HChaCha20(&got, &key, &nonce)
+			hChaCha20Generic(&want, &key, &nonce)
+			if got != want {
+				t.Fatalf("xmmBlocks %v: HChaCha20 of key %x nonce %x: %x, want %x", on, key, nonce, got, want)
 			}
 		}
 	}
