@@ -76,6 +76,7 @@ func genSmall() {
 	}
 	genSmallAVX512(false, false, true)
 	genSmallAVX2(midMask) // 64 bytes of 0xff, then 64 zeros
+	genSmall5AVX2(midMask)
 }
 
 // genHChaCha20s emits HChaCha20 on the AVX-512VL and AVX2 rounds of the
@@ -241,6 +242,12 @@ func (k *smallKernel) doubleRoundsWith(name string, two bool, counter Mem, extra
 			}
 		}
 	}
+	rowRoundLoop(name, sets, qr, counter, extra)
+}
+
+// rowRoundLoop runs ten double rounds of the row sets sets (qr: one round of
+// all of them), with extra and its counter as in doubleRoundsWith.
+func rowRoundLoop(name string, sets []quad, qr func(), counter Mem, extra func()) {
 	if extra != nil {
 		MOVQ(U32(10), counter)
 	} else {
@@ -611,11 +618,7 @@ func genSmallAVX2(maskTail Mem) {
 	Load(Param("n"), RCX)
 	Comment("Blocks 0 and 1 (set 0) and, for messages over 64 bytes, 2 and 3 (set",
 		"1), row layout; the last row is the counter and the nonce's 12 bytes.")
-	k.rows(func() {
-		VMOVQ(Mem{Base: RBX}, X11)
-		VPINSRD(U8(2), Mem{Base: RBX, Disp: 8}, X11, X11)
-		VPSLLDQ(U8(4), X11, X11)
-	})
+	k.rows(nonce12AVX2)
 	k.blocks()
 
 	Comment("Keystream blocks 1, 2, 3 in Y8:Y9, Y10:Y11, Y12:Y13; each becomes",
@@ -627,41 +630,10 @@ func genSmallAVX2(maskTail Mem) {
 	VPERM2I128(U8(0x20), Y7, Y6, Y11)
 	VPERM2I128(U8(0x31), Y5, Y4, Y12)
 	VPERM2I128(U8(0x31), Y7, Y6, Y13)
-	Load(Param("blk"), rDst)
-	Load(Param("mac"), R14)
-	Load(Param("adLen"), RDX)
-	Load(Param("open"), RBX)
-	LEAQ(Mem{Base: RDX, Disp: 15}, R15)
-	ANDQ(I8(-16), R15)
-	XORL(R10L, R10L)
-	MOVL(U32(64), R11L)
+	loadBlockArgsAVX2()
 	ks := [3][2]VecPhysical{{Y8, Y9}, {Y10, Y11}, {Y12, Y13}}
 	for j, kk := range ks {
-		Comment("Block " + string(rune('1'+j)) + ": its bytes of the message, min(max(n - 64j, 0), 64), pick the mask.")
-		MOVQ(RCX, RAX)
-		if j > 0 {
-			SUBQ(U8(64*j), RAX)
-			CMOVQLT(R10, RAX)
-		}
-		CMPQ(RAX, U8(64))
-		CMOVQGT(R11, RAX)
-		NEGQ(RAX)
-		LEAQ(Mem{Base: RAX, Disp: 64}, RAX)
-		LEAQ(maskTail, RSI)
-		ADDQ(RSI, RAX)
-		VMOVDQU(Mem{Base: rDst, Disp: 64 * j}, Y14)
-		VMOVDQU(Mem{Base: rDst, Disp: 64*j + 32}, Y15)
-		VPXOR(Y14, kk[0], kk[0])
-		VPXOR(Y15, kk[1], kk[1])
-		VPAND(Mem{Base: RAX}, kk[0], kk[0])
-		VPAND(Mem{Base: RAX, Disp: 32}, kk[1], kk[1])
-		TESTQ(RBX, RBX)
-		JNZ(LabelRef("small2_ct" + string(rune('1'+j))))
-		VMOVDQA(kk[0], Y14)
-		VMOVDQA(kk[1], Y15)
-		Label("small2_ct" + string(rune('1'+j)))
-		VMOVDQU(Y14, Mem{Base: R14, Index: R15, Scale: 1, Disp: 64 * j})
-		VMOVDQU(Y15, Mem{Base: R14, Index: R15, Scale: 1, Disp: 64*j + 32})
+		xorBlockAVX2(j, kk, maskTail, false)
 	}
 	MOVQ(R15, RAX)
 	h := k.lensAndMAC()
@@ -673,4 +645,149 @@ func genSmallAVX2(maskTail Mem) {
 	})
 	clearY0Y15()
 	RET()
+}
+
+// genSmall5AVX2 emits aeadSmall5AVX2, aeadSmallAVX2 for messages of 193 to
+// 320 bytes: blocks 0 to 5 in three ymm row sets, as x/crypto's AVX2 code
+// computes up to 320 bytes (chacha20poly1305_amd64.s, seal320AVX2), for
+// cores whose double-pumped ymm units make the 8-lane batch of the short
+// path cost as much as eight blocks (AMD Zen 1). The three sets take twelve
+// registers and their rotations three more, so the input rows (the key
+// rows, and each set's counter row) wait in the frame, which is wiped on
+// return. The results go to blk as they are computed, also in Open: the
+// caller copies them out only if the tag matched, and wipes blk.
+func genSmall5AVX2(maskTail Mem) {
+	TEXT("aeadSmall5AVX2", NOSPLIT, "func(key *[32]byte, nonce []byte, blk *[320]byte, mac *[400]byte, adLen, n int, tag *[16]byte, open int) (ok int)")
+	Doc("aeadSmall5AVX2 seals (open == 0) or opens a message of 193 to 320 bytes",
+		"in blk, with ad in mac, in one call: see _asm/small.go.")
+	smallName = "small5"
+	v := vecISA{name: "AVX2", width: 32, avx: true}
+	sets := []quad{{Y0, Y1, Y2, Y3}, {Y4, Y5, Y6, Y7}, {Y8, Y9, Y10, Y11}}
+	k := newSmallKernel(sets[1], Y12, func() { v.qr(sets[:1], []VecPhysical{Y13}) }, nil)
+	in := AllocLocal(6 * 32)
+	slot := func(i int) Mem { return in.Offset(32 * i) }
+
+	Load(Param("key"), RAX)
+	Load(Param("nonce").Base(), RBX)
+	Comment("Blocks 0 and 1 (set 0), 2 and 3 (set 1), 4 and 5 (set 2), row layout;",
+		"the last row is the counter and the nonce's 12 bytes.")
+	k.rows(nonce12AVX2)
+	VPADDD(rowStep2, Y12, Y13)
+	Comment("Input rows 0-2 to slots 0-2, the sets' last rows to slots 3-5.")
+	for i, r := range []VecPhysical{Y8, Y9, Y10, Y11, Y12, Y13} {
+		VMOVDQU(r, slot(i))
+	}
+	for j := range 4 {
+		VMOVDQA(yreg(8+j), sets[0][j])
+		if j < 3 {
+			VMOVDQA(yreg(8+j), sets[1][j])
+		}
+	}
+	VMOVDQA(Y12, Y7)
+	VMOVDQA(Y13, Y11)
+	rowRoundLoop(k.label("rounds"), sets, func() { v.qr(sets, []VecPhysical{Y12, Y13, Y14}) }, Mem{}, nil)
+	for i, q := range sets {
+		for j, r := range q {
+			if j < 3 {
+				VPADDD(slot(j), r, r)
+			} else {
+				VPADDD(slot(3+i), r, r)
+			}
+		}
+	}
+	Comment("r = block 0's bytes 0-15, clamped, in R8 (r0) and R9 (r1) until the MAC",
+		"takes them; s = bytes 16-31.")
+	VMOVQ(X0, R8)
+	VPEXTRQ(U8(1), X0, R9)
+	clampR(R8, R9, RAX)
+	VMOVDQU(X1, k.sKey)
+
+	Comment("Keystream blocks 1-5, each in Y12:Y13 in turn; each becomes (blk ^ block)",
+		"& the mask of its bytes of the message, back to blk, and the ciphertext (that",
+		"for Seal, blk's for Open) goes to mac[pa:], pa = adLen rounded up to 16.")
+	Load(Param("n"), RCX)
+	loadBlockArgsAVX2()
+	for j := range 5 {
+		q, imm := sets[(j+1)/2], U8(0x20)
+		if j%2 == 0 {
+			imm = U8(0x31)
+		}
+		VPERM2I128(imm, q[1], q[0], Y12)
+		VPERM2I128(imm, q[3], q[2], Y13)
+		xorBlockAVX2(j, [2]VecPhysical{Y12, Y13}, maskTail, true)
+	}
+	MOVQ(R15, RAX)
+	h := k.lensAndMAC()
+	k.finish(h, func() {})
+	Comment("Clear the input rows from the frame.")
+	VPXOR(Y0, Y0, Y0)
+	for i := range 6 {
+		VMOVDQU(Y0, slot(i))
+	}
+	clearY0Y15()
+	RET()
+}
+
+// nonce12AVX2 loads the 12-byte nonce at RBX into X11 as [0, n0, n1, n2]
+// without reading past it (smallKernel.rows).
+func nonce12AVX2() {
+	VMOVQ(Mem{Base: RBX}, X11)
+	VPINSRD(U8(2), Mem{Base: RBX, Disp: 8}, X11, X11)
+	VPSLLDQ(U8(4), X11, X11)
+}
+
+// loadBlockArgsAVX2 loads what xorBlockAVX2 reads: blk, mac, adLen, open,
+// pa = adLen rounded up to 16, and the constants 0 and 64.
+func loadBlockArgsAVX2() {
+	Load(Param("blk"), rDst)
+	Load(Param("mac"), R14)
+	Load(Param("adLen"), RDX)
+	Load(Param("open"), RBX)
+	LEAQ(Mem{Base: RDX, Disp: 15}, R15)
+	ANDQ(I8(-16), R15)
+	XORL(R10L, R10L)
+	MOVL(U32(64), R11L)
+}
+
+// xorBlockAVX2 emits, for the AVX2 small kernels, message block j+1's
+// bytes of blk (rDst) XORed with its keystream kk and ANDed with the mask
+// of its min(max(n - 64j, 0), 64) bytes of the message (RCX = n, R10 = 0,
+// R11 = 64), and stores the ciphertext (kk for Seal, blk's bytes for Open;
+// RBX = open) to the MAC input at R14 + R15 + 64j; with toBlk the result
+// is also stored back to blk. It uses RAX, RSI, Y14 and Y15.
+func xorBlockAVX2(j int, kk [2]VecPhysical, maskTail Mem, toBlk bool) {
+	Comment("Block " + string(rune('1'+j)) + ": its bytes of the message, min(max(n - 64j, 0), 64), pick the mask.")
+	MOVQ(RCX, RAX)
+	switch {
+	case j >= 4:
+		SUBQ(U32(64*j), RAX)
+		CMOVQLT(R10, RAX)
+	case j > 0:
+		SUBQ(U8(64*j), RAX)
+		CMOVQLT(R10, RAX)
+	}
+	CMPQ(RAX, U8(64))
+	CMOVQGT(R11, RAX)
+	NEGQ(RAX)
+	LEAQ(Mem{Base: RAX, Disp: 64}, RAX)
+	LEAQ(maskTail, RSI)
+	ADDQ(RSI, RAX)
+	VMOVDQU(Mem{Base: rDst, Disp: 64 * j}, Y14)
+	VMOVDQU(Mem{Base: rDst, Disp: 64*j + 32}, Y15)
+	VPXOR(Y14, kk[0], kk[0])
+	VPXOR(Y15, kk[1], kk[1])
+	VPAND(Mem{Base: RAX}, kk[0], kk[0])
+	VPAND(Mem{Base: RAX, Disp: 32}, kk[1], kk[1])
+	if toBlk {
+		VMOVDQU(kk[0], Mem{Base: rDst, Disp: 64 * j})
+		VMOVDQU(kk[1], Mem{Base: rDst, Disp: 64*j + 32})
+	}
+	ct := smallName + "_ct" + string(rune('1'+j))
+	TESTQ(RBX, RBX)
+	JNZ(LabelRef(ct))
+	VMOVDQA(kk[0], Y14)
+	VMOVDQA(kk[1], Y15)
+	Label(ct)
+	VMOVDQU(Y14, Mem{Base: R14, Index: R15, Scale: 1, Disp: 64 * j})
+	VMOVDQU(Y15, Mem{Base: R14, Index: R15, Scale: 1, Disp: 64*j + 32})
 }

@@ -22,8 +22,8 @@ func pick(n, adLen int, open, inPlace bool) aeadasm.Kernel {
 	case k == 0:
 		return aeadasm.None
 
-	// Up to 192 bytes (up to smallMax, which the core decides), one call
-	// does it all from key and nonce.
+	// Up to 192 bytes (up to smallMax, which the core decides; 320 with
+	// AVX2 on AMD Zen 1), one call does it all from key and nonce.
 	case n <= smallMax && adLen <= aeadasm.SmallADMax && k.Has(aeadasm.SmallAVX512):
 		if smallProld {
 			return aeadasm.SmallProldAVX512
@@ -32,7 +32,7 @@ func pick(n, adLen int, open, inPlace bool) aeadasm.Kernel {
 			return aeadasm.SmallKeyScalarAVX512
 		}
 		return aeadasm.SmallAVX512
-	case n <= smallMax && adLen <= aeadasm.SmallADMax && k.Has(aeadasm.SmallAVX2):
+	case n <= smallMaxAVX2 && adLen <= aeadasm.SmallADMax && k.Has(aeadasm.SmallAVX2):
 		return aeadasm.SmallAVX2
 
 	// Up to 448 bytes, the key block and the message in one engine call
@@ -74,10 +74,14 @@ func pick(n, adLen int, open, inPlace bool) aeadasm.Kernel {
 	return aeadasm.None
 }
 
-// smallMax is the longest message of the small kernels on this core
-// (internal/cpuid's X86AEADFor: 192 bytes, their limit, unless the core
-// runs the short path faster from 65 bytes on).
-var smallMax = min(x86AEAD().SmallMax, aeadasm.SmallMax)
+// smallMax and smallMaxAVX2 are the longest messages of the AVX-512 and
+// the AVX2 small kernels on this core (internal/cpuid's X86AEADFor: 192
+// bytes, the AVX-512 kernels' limit, unless the core runs the short path
+// faster from 65 bytes on; 320, the AVX2 kernel's, on AMD Zen 1).
+var (
+	smallMax     = min(x86AEAD().SmallMax, aeadasm.SmallMax)
+	smallMaxAVX2 = min(x86AEAD().SmallMax, aeadasm.SmallAVX2Max)
+)
 
 // smallProld selects the AVX-512 small kernels' VPROLD rounds on this core
 // (internal/cpuid's X86AEADFor).
@@ -113,7 +117,7 @@ var subkeyFirstMax = func() int {
 	case k.HChaCha20Scalar:
 		return math.MaxInt
 	case k.XMMBlocks:
-		return smallMax
+		return smallMaxAVX2
 	}
 	return -1
 }()

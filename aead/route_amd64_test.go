@@ -13,7 +13,8 @@ import (
 )
 
 // BenchmarkSmallMax measures the choices X86AEADFor makes per core: Seal
-// and Open of 64..192-byte messages, with 13 bytes of additional data,
+// and Open of 64..320-byte messages (the AVX2 kernel's reach; the AVX-512
+// kernels stop at 192), with 13 bytes of additional data,
 // through the small kernels with either rounds ("shifts": qrLowLatency's
 // rotations; "prold": VPROLD; "keyscalar": the shifts with the key block in
 // general-purpose registers too, up to 64 bytes) against the short path (no
@@ -25,29 +26,31 @@ func BenchmarkSmallMax(b *testing.B) {
 	a, _ := New(make([]byte, KeySize))
 	nonce := make([]byte, NonceSize)
 	ad := make([]byte, 13)
-	defer func(m int, p, k bool) { smallMax, smallProld, smallKeyScalar = m, p, k }(smallMax, smallProld, smallKeyScalar)
+	defer func(m, m2 int, p, k bool) {
+		smallMax, smallMaxAVX2, smallProld, smallKeyScalar = m, m2, p, k
+	}(smallMax, smallMaxAVX2, smallProld, smallKeyScalar)
 	routes := []struct {
 		name      string
 		max       int
 		prold, ks bool
 	}{
-		{"shifts", aeadasm.SmallMax, false, false}, {"prold", aeadasm.SmallMax, true, false},
+		{"shifts", aeadasm.SmallAVX2Max, false, false}, {"prold", aeadasm.SmallMax, true, false},
 		{"keyscalar", aeadasm.SmallMax, false, true}, {"short", -1, false, false},
 	}
-	for _, size := range []int{64, 96, 128, 160, 192} {
+	for _, size := range []int{64, 96, 128, 160, 192, 256, 320} {
 		pt := make([]byte, size)
 		ct := a.Seal(nil, nonce, pt, ad)
 		dst := make([]byte, size+Overhead)
 		for _, r := range routes {
 			b.Run("op=Seal/route="+r.name+"/size="+itoa(size), func(b *testing.B) {
-				smallMax, smallProld, smallKeyScalar = r.max, r.prold, r.ks
+				smallMax, smallMaxAVX2, smallProld, smallKeyScalar = min(r.max, aeadasm.SmallMax), r.max, r.prold, r.ks
 				b.SetBytes(int64(size))
 				for b.Loop() {
 					a.Seal(dst[:0], nonce, pt, ad)
 				}
 			})
 			b.Run("op=Open/route="+r.name+"/size="+itoa(size), func(b *testing.B) {
-				smallMax, smallProld, smallKeyScalar = r.max, r.prold, r.ks
+				smallMax, smallMaxAVX2, smallProld, smallKeyScalar = min(r.max, aeadasm.SmallMax), r.max, r.prold, r.ks
 				b.SetBytes(int64(size))
 				for b.Loop() {
 					if _, err := a.Open(dst[:0], nonce, ct, ad); err != nil {
@@ -59,13 +62,15 @@ func BenchmarkSmallMax(b *testing.B) {
 	}
 }
 
-// TestSmallMaxRoutes runs Seal and Open of 0..200 bytes against x/crypto
-// with the small kernels' reach at both values X86AEADFor gives and each
+// TestSmallMaxRoutes runs Seal and Open of 0..330 bytes against x/crypto
+// with the small kernels' reach at the values X86AEADFor gives and each
 // of their round codes (with the key block in general-purpose registers
 // too, or not), so that the route of every core is tested on every CPU:
 // results, in-place use, and a forged message's zeroed dst.
 func TestSmallMaxRoutes(t *testing.T) {
-	defer func(m int, p, k bool) { smallMax, smallProld, smallKeyScalar = m, p, k }(smallMax, smallProld, smallKeyScalar)
+	defer func(m, m2 int, p, k bool) {
+		smallMax, smallMaxAVX2, smallProld, smallKeyScalar = m, m2, p, k
+	}(smallMax, smallMaxAVX2, smallProld, smallKeyScalar)
 	key := make([]byte, KeySize)
 	for i := range key {
 		key[i] = byte(i * 7)
@@ -76,10 +81,10 @@ func TestSmallMaxRoutes(t *testing.T) {
 	for _, c := range []struct {
 		m         int
 		prold, ks bool
-	}{{64, false, false}, {192, false, false}, {64, true, false}, {192, true, false}, {64, false, true}, {192, false, true}} {
+	}{{64, false, false}, {192, false, false}, {320, false, false}, {64, true, false}, {192, true, false}, {64, false, true}, {192, false, true}} {
 		m := c.m
-		smallMax, smallProld, smallKeyScalar = c.m, c.prold, c.ks
-		for n := 0; n <= 200; n++ {
+		smallMax, smallMaxAVX2, smallProld, smallKeyScalar = min(m, aeadasm.SmallMax), min(m, aeadasm.SmallAVX2Max), c.prold, c.ks
+		for n := 0; n <= 330; n++ {
 			ad := make([]byte, n%70)
 			pt := make([]byte, n)
 			for i := range pt {

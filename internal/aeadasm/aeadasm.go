@@ -72,6 +72,11 @@ const (
 	SmallMax   = 3 * 64
 	SmallADMax = 64
 
+	// SmallAVX2Max is the longest message of the AVX2 small kernel
+	// (SmallAVX2), which takes five blocks after the key block in a
+	// second function.
+	SmallAVX2Max = 5 * 64
+
 	// MidAVX2Min is the shortest message of the mid-size AVX2 kernels:
 	// with the key block, at least two 8-block batches.
 	MidAVX2Min = 7*64 + 1

@@ -31,6 +31,15 @@ func aeadSmallAVX2(key *[32]byte, nonce []byte, blk *[SmallMax]byte, mac *[small
 // smallMACBuf holds the MAC input of aeadSmallAVX2, padded.
 const smallMACBuf = SmallADMax + SmallMax + 16
 
+// aeadSmall5AVX2 is aeadSmallAVX2 for SmallMax < n <= SmallAVX2Max: blocks
+// 0 to 5 in three ymm row sets. blk holds the result on return, also after
+// a failed Open (the caller wipes it).
+//
+//go:noescape
+func aeadSmall5AVX2(key *[32]byte, nonce []byte, blk *[SmallAVX2Max]byte, mac *[small5MACBuf]byte, adLen, n int, tag *[16]byte, open int) (ok int)
+
+const small5MACBuf = SmallADMax + SmallAVX2Max + 16
+
 // aeadSmallProldAVX512 and aeadSmall3ProldAVX512 are the same two kernels
 // with rounds of VPROLD rotations (_asm/small.go, genSmallAVX512), for
 // cores on which VPROLD takes one cycle.
@@ -68,9 +77,18 @@ func small512(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[
 // sealSmall is Seal for the small kernels (k is SmallAVX512,
 // SmallProldAVX512, SmallKeyScalarAVX512 or SmallAVX2).
 func sealSmall(k Kernel, key *[32]byte, nonce []byte, ciphertext, plaintext, ad []byte, tag *[16]byte) {
-	checkSmall(len(plaintext), ad)
+	checkSmall(k, len(plaintext), ad)
 	if k != SmallAVX2 {
 		small512(k, key, nonce, ciphertext, plaintext, ad, tag, 0)
+		return
+	}
+	if len(plaintext) > SmallMax {
+		var blk [SmallAVX2Max]byte
+		var mac [small5MACBuf]byte
+		copy(blk[:], plaintext)
+		copy(mac[:], ad)
+		aeadSmall5AVX2(key, nonce, &blk, &mac, len(ad), len(plaintext), tag, 0)
+		copy(ciphertext, blk[:len(plaintext)])
 		return
 	}
 	var blk [SmallMax]byte
@@ -85,9 +103,21 @@ func sealSmall(k Kernel, key *[32]byte, nonce []byte, ciphertext, plaintext, ad 
 // constant time) before anything is written, and on a mismatch plaintext
 // is untouched.
 func openSmall(k Kernel, key *[32]byte, nonce []byte, plaintext, ciphertext, ad []byte, tag *[16]byte) bool {
-	checkSmall(len(ciphertext), ad)
+	checkSmall(k, len(ciphertext), ad)
 	if k != SmallAVX2 {
 		return small512(k, key, nonce, plaintext, ciphertext, ad, tag, 1) == 1
+	}
+	if len(ciphertext) > SmallMax {
+		var blk [SmallAVX2Max]byte
+		var mac [small5MACBuf]byte
+		copy(blk[:], ciphertext)
+		copy(mac[:], ad)
+		ok := aeadSmall5AVX2(key, nonce, &blk, &mac, len(ad), len(ciphertext), tag, 1) == 1
+		if ok {
+			copy(plaintext, blk[:len(ciphertext)])
+		}
+		wipe.Memclr(blk[:])
+		return ok
 	}
 	var blk [SmallMax]byte
 	var mac [smallMACBuf]byte
@@ -101,8 +131,12 @@ func openSmall(k Kernel, key *[32]byte, nonce []byte, plaintext, ciphertext, ad 
 	return true
 }
 
-func checkSmall(n int, ad []byte) {
-	if n > SmallMax || len(ad) > SmallADMax {
+func checkSmall(k Kernel, n int, ad []byte) {
+	max := SmallMax
+	if k == SmallAVX2 {
+		max = SmallAVX2Max
+	}
+	if n > max || len(ad) > SmallADMax {
 		panic("chacha20poly1305: internal error: message too long for the small kernels")
 	}
 }
