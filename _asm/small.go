@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
@@ -76,7 +78,8 @@ func genSmall() {
 	}
 	genSmallAVX512(false, false, true)
 	genSmallAVX2(midMask) // 64 bytes of 0xff, then 64 zeros
-	genSmall5AVX2(midMask)
+	genSmallRowsAVX2(3, midMask)
+	genSmallRowsAVX2(4, midMask)
 }
 
 // genHChaCha20s emits HChaCha20 on the AVX-512VL and AVX2 rounds of the
@@ -633,7 +636,7 @@ func genSmallAVX2(maskTail Mem) {
 	loadBlockArgsAVX2()
 	ks := [3][2]VecPhysical{{Y8, Y9}, {Y10, Y11}, {Y12, Y13}}
 	for j, kk := range ks {
-		xorBlockAVX2(j, kk, maskTail, false)
+		xorBlockAVX2(j, kk, [2]VecPhysical{Y14, Y15}, maskTail, false)
 	}
 	MOVQ(R15, RAX)
 	h := k.lensAndMAC()
@@ -647,35 +650,55 @@ func genSmallAVX2(maskTail Mem) {
 	RET()
 }
 
-// genSmall5AVX2 emits aeadSmall5AVX2, aeadSmallAVX2 for messages of 193 to
-// 320 bytes: blocks 0 to 5 in three ymm row sets, as x/crypto's AVX2 code
-// computes up to 320 bytes (chacha20poly1305_amd64.s, seal320AVX2), for
-// cores whose double-pumped ymm units make the 8-lane batch of the short
-// path cost as much as eight blocks (AMD Zen 1). The three sets take twelve
-// registers and their rotations three more, so the input rows (the key
-// rows, and each set's counter row) wait in the frame, which is wiped on
-// return. The results go to blk as they are computed, also in Open: the
+// genSmallRowsAVX2 emits aeadSmall5AVX2 (three sets) or aeadSmall7AVX2
+// (four), aeadSmallAVX2 for messages of 193 to 320 and of 321 to 448
+// bytes: blocks 0 to 5 (or 7) in three (four) ymm row sets, as x/crypto's
+// AVX2 code computes up to 320 (and 512) bytes of keystream
+// (chacha20poly1305_amd64.s: seal320AVX2, and the first batch of
+// sealAVX2), for cores whose double-pumped ymm units make the 8-lane batch
+// of the short path cost as much as eight blocks (AMD Zen 1). The sets'
+// input rows (the key rows, and each set's counter row) wait in the frame,
+// which is wiped on return. Three sets take twelve registers and their
+// rotations three more; four take all sixteen, and their rotations by 12
+// and 7 borrow the last set's row d, which no step of that half of the
+// round reads, through a frame slot (as x/crypto's sealAVX2 borrows one of
+// its rows). The results go to blk as they are computed, also in Open: the
 // caller copies them out only if the tag matched, and wipes blk.
-func genSmall5AVX2(maskTail Mem) {
-	TEXT("aeadSmall5AVX2", NOSPLIT, "func(key *[32]byte, nonce []byte, blk *[320]byte, mac *[400]byte, adLen, n int, tag *[16]byte, open int) (ok int)")
-	Doc("aeadSmall5AVX2 seals (open == 0) or opens a message of 193 to 320 bytes",
+func genSmallRowsAVX2(nsets int, maskTail Mem) {
+	blocks := 2*nsets - 1
+	name := "aeadSmall" + string(rune('0'+blocks)) + "AVX2"
+	sig := "func(key *[32]byte, nonce []byte, blk *[%d]byte, mac *[%d]byte, adLen, n int, tag *[16]byte, open int) (ok int)"
+	TEXT(name, NOSPLIT, fmt.Sprintf(sig, 64*blocks, 64+64*blocks+16))
+	Doc(name+" seals (open == 0) or opens a message of at most "+strconv.Itoa(64*blocks)+" bytes",
 		"in blk, with ad in mac, in one call: see _asm/small.go.")
-	smallName = "small5"
+	smallName = "small" + string(rune('0'+blocks))
 	v := vecISA{name: "AVX2", width: 32, avx: true}
-	sets := []quad{{Y0, Y1, Y2, Y3}, {Y4, Y5, Y6, Y7}, {Y8, Y9, Y10, Y11}}
+	sets := []quad{{Y0, Y1, Y2, Y3}, {Y4, Y5, Y6, Y7}, {Y8, Y9, Y10, Y11}, {Y12, Y13, Y14, Y15}}[:nsets]
 	k := newSmallKernel(sets[1], Y12, func() { v.qr(sets[:1], []VecPhysical{Y13}) }, nil)
-	in := AllocLocal(6 * 32)
+	slots := 3 + nsets
+	if nsets == 4 {
+		slots++ // the borrowed row
+	}
+	in := AllocLocal(32 * slots)
 	slot := func(i int) Mem { return in.Offset(32 * i) }
+	spill := slot(3 + nsets)
 
 	Load(Param("key"), RAX)
 	Load(Param("nonce").Base(), RBX)
-	Comment("Blocks 0 and 1 (set 0), 2 and 3 (set 1), 4 and 5 (set 2), row layout;",
-		"the last row is the counter and the nonce's 12 bytes.")
+	Comment("Blocks 2i and 2i+1 in set i, row layout; the last row is the counter and",
+		"the nonce's 12 bytes.")
 	k.rows(nonce12AVX2)
-	VPADDD(rowStep2, Y12, Y13)
-	Comment("Input rows 0-2 to slots 0-2, the sets' last rows to slots 3-5.")
-	for i, r := range []VecPhysical{Y8, Y9, Y10, Y11, Y12, Y13} {
-		VMOVDQU(r, slot(i))
+	Comment("Input rows 0-2 to slots 0-2, the sets' last rows to the slots after them,",
+		"and all to the sets.")
+	for i := 3; i <= nsets; i++ {
+		VPADDD(rowStep2, yreg(9+i), yreg(10+i))
+	}
+	VMOVDQU(Y8, slot(0))
+	VMOVDQU(Y9, slot(1))
+	VMOVDQU(Y10, slot(2))
+	VMOVDQU(Y11, slot(3))
+	for i := 1; i < nsets; i++ {
+		VMOVDQU(yreg(11+i), slot(3+i))
 	}
 	for j := range 4 {
 		VMOVDQA(yreg(8+j), sets[0][j])
@@ -684,8 +707,18 @@ func genSmall5AVX2(maskTail Mem) {
 		}
 	}
 	VMOVDQA(Y12, Y7)
-	VMOVDQA(Y13, Y11)
-	rowRoundLoop(k.label("rounds"), sets, func() { v.qr(sets, []VecPhysical{Y12, Y13, Y14}) }, Mem{}, nil)
+	VMOVDQA(Y13, Y11) // set 2's rows 0-2 are Y8-Y10 already
+	if nsets == 4 {
+		VMOVDQA(Y14, Y15)
+		VMOVDQA(Y8, Y12)
+		VMOVDQA(Y9, Y13)
+		VMOVDQA(Y10, Y14)
+	}
+	qr := func() { v.qr(sets, []VecPhysical{Y12, Y13, Y14}) }
+	if nsets == 4 {
+		qr = func() { qrBorrow(v, sets, spill) }
+	}
+	rowRoundLoop(k.label("rounds"), sets, qr, Mem{}, nil)
 	for i, q := range sets {
 		for j, r := range q {
 			if j < 3 {
@@ -702,30 +735,73 @@ func genSmall5AVX2(maskTail Mem) {
 	clampR(R8, R9, RAX)
 	VMOVDQU(X1, k.sKey)
 
-	Comment("Keystream blocks 1-5, each in Y12:Y13 in turn; each becomes (blk ^ block)",
-		"& the mask of its bytes of the message, back to blk, and the ciphertext (that",
-		"for Seal, blk's for Open) goes to mac[pa:], pa = adLen rounded up to 16.")
+	Comment("Keystream blocks 1 onwards, each into Y12:Y13 (three sets; temporaries",
+		"Y14, Y15) or into two registers of its set that the blocks after it do not",
+		"read, or Y0 and Y2, which block 1 freed (four sets; temporaries Y1, Y3); each",
+		"becomes (blk ^ block) & the mask of its bytes of the message, back to blk, and",
+		"the ciphertext (that for Seal, blk's for Open) goes to mac[pa:], pa = adLen",
+		"rounded up to 16.")
 	Load(Param("n"), RCX)
 	loadBlockArgsAVX2()
-	for j := range 5 {
-		q, imm := sets[(j+1)/2], U8(0x20)
-		if j%2 == 0 {
-			imm = U8(0x31)
+	for b := 1; b <= blocks; b++ {
+		q := sets[b/2]
+		kk, t, imm := [2]VecPhysical{Y0, Y2}, [2]VecPhysical{Y1, Y3}, U8(0x20)
+		if b%2 == 1 {
+			kk, imm = [2]VecPhysical{q[0], q[2]}, U8(0x31)
 		}
-		VPERM2I128(imm, q[1], q[0], Y12)
-		VPERM2I128(imm, q[3], q[2], Y13)
-		xorBlockAVX2(j, [2]VecPhysical{Y12, Y13}, maskTail, true)
+		if nsets == 3 {
+			kk, t = [2]VecPhysical{Y12, Y13}, [2]VecPhysical{Y14, Y15}
+		}
+		VPERM2I128(imm, q[1], q[0], kk[0])
+		VPERM2I128(imm, q[3], q[2], kk[1])
+		xorBlockAVX2(b-1, kk, t, maskTail, true)
 	}
 	MOVQ(R15, RAX)
 	h := k.lensAndMAC()
 	k.finish(h, func() {})
-	Comment("Clear the input rows from the frame.")
+	Comment("Clear the input rows (and the borrowed row) from the frame.")
 	VPXOR(Y0, Y0, Y0)
-	for i := range 6 {
+	for i := 0; i < slots; i++ {
 		VMOVDQU(Y0, slot(i))
 	}
 	clearY0Y15()
 	RET()
+}
+
+// qrBorrow is vecISA.qr for four row sets and no free register: the
+// rotations of row b by 12 and 7 (two shifts and an XOR each) use the last
+// set's row d as their temporary, one set after another, with d in the
+// frame slot spill meanwhile.
+func qrBorrow(v vecISA, sets []quad, spill Mem) {
+	t := sets[len(sets)-1][3]
+	for _, r := range [2][2]int{{16, 12}, {8, 7}} {
+		mask := rol16
+		if r[0] == 8 {
+			mask = rol8
+		}
+		for _, q := range sets {
+			v.add(q[1], q[0])
+		}
+		for _, q := range sets {
+			v.xor(q[0], q[3])
+		}
+		for _, q := range sets {
+			v.shufb(mask, q[3])
+		}
+		for _, q := range sets {
+			v.add(q[3], q[2])
+		}
+		for _, q := range sets {
+			v.xor(q[2], q[1])
+		}
+		VMOVDQU(t, spill)
+		for _, q := range sets {
+			VPSLLD(U8(r[1]), q[1], t)
+			VPSRLD(U8(32-r[1]), q[1], q[1])
+			VPXOR(t, q[1], q[1])
+		}
+		VMOVDQU(spill, t)
+	}
 }
 
 // nonce12AVX2 loads the 12-byte nonce at RBX into X11 as [0, n0, n1, n2]
@@ -754,8 +830,8 @@ func loadBlockArgsAVX2() {
 // of its min(max(n - 64j, 0), 64) bytes of the message (RCX = n, R10 = 0,
 // R11 = 64), and stores the ciphertext (kk for Seal, blk's bytes for Open;
 // RBX = open) to the MAC input at R14 + R15 + 64j; with toBlk the result
-// is also stored back to blk. It uses RAX, RSI, Y14 and Y15.
-func xorBlockAVX2(j int, kk [2]VecPhysical, maskTail Mem, toBlk bool) {
+// is also stored back to blk. It uses RAX, RSI and the temporaries t.
+func xorBlockAVX2(j int, kk, t [2]VecPhysical, maskTail Mem, toBlk bool) {
 	Comment("Block " + string(rune('1'+j)) + ": its bytes of the message, min(max(n - 64j, 0), 64), pick the mask.")
 	MOVQ(RCX, RAX)
 	switch {
@@ -772,10 +848,10 @@ func xorBlockAVX2(j int, kk [2]VecPhysical, maskTail Mem, toBlk bool) {
 	LEAQ(Mem{Base: RAX, Disp: 64}, RAX)
 	LEAQ(maskTail, RSI)
 	ADDQ(RSI, RAX)
-	VMOVDQU(Mem{Base: rDst, Disp: 64 * j}, Y14)
-	VMOVDQU(Mem{Base: rDst, Disp: 64*j + 32}, Y15)
-	VPXOR(Y14, kk[0], kk[0])
-	VPXOR(Y15, kk[1], kk[1])
+	VMOVDQU(Mem{Base: rDst, Disp: 64 * j}, t[0])
+	VMOVDQU(Mem{Base: rDst, Disp: 64*j + 32}, t[1])
+	VPXOR(t[0], kk[0], kk[0])
+	VPXOR(t[1], kk[1], kk[1])
 	VPAND(Mem{Base: RAX}, kk[0], kk[0])
 	VPAND(Mem{Base: RAX, Disp: 32}, kk[1], kk[1])
 	if toBlk {
@@ -785,9 +861,9 @@ func xorBlockAVX2(j int, kk [2]VecPhysical, maskTail Mem, toBlk bool) {
 	ct := smallName + "_ct" + string(rune('1'+j))
 	TESTQ(RBX, RBX)
 	JNZ(LabelRef(ct))
-	VMOVDQA(kk[0], Y14)
-	VMOVDQA(kk[1], Y15)
+	VMOVDQA(kk[0], t[0])
+	VMOVDQA(kk[1], t[1])
 	Label(ct)
-	VMOVDQU(Y14, Mem{Base: R14, Index: R15, Scale: 1, Disp: 64 * j})
-	VMOVDQU(Y15, Mem{Base: R14, Index: R15, Scale: 1, Disp: 64*j + 32})
+	VMOVDQU(t[0], Mem{Base: R14, Index: R15, Scale: 1, Disp: 64 * j})
+	VMOVDQU(t[1], Mem{Base: R14, Index: R15, Scale: 1, Disp: 64*j + 32})
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // BenchmarkSmallMax measures the choices X86AEADFor makes per core: Seal
-// and Open of 64..320-byte messages (the AVX2 kernel's reach; the AVX-512
+// and Open of 64..448-byte messages (the AVX2 kernel's reach; the AVX-512
 // kernels stop at 192), with 13 bytes of additional data,
 // through the small kernels with either rounds ("shifts": qrLowLatency's
 // rotations; "prold": VPROLD; "keyscalar": the shifts with the key block in
@@ -37,7 +37,7 @@ func BenchmarkSmallMax(b *testing.B) {
 		{"shifts", aeadasm.SmallAVX2Max, false, false}, {"prold", aeadasm.SmallMax, true, false},
 		{"keyscalar", aeadasm.SmallMax, false, true}, {"short", -1, false, false},
 	}
-	for _, size := range []int{64, 96, 128, 160, 192, 256, 320} {
+	for _, size := range []int{64, 96, 128, 160, 192, 256, 320, 384, 448} {
 		pt := make([]byte, size)
 		ct := a.Seal(nil, nonce, pt, ad)
 		dst := make([]byte, size+Overhead)
@@ -62,7 +62,7 @@ func BenchmarkSmallMax(b *testing.B) {
 	}
 }
 
-// TestSmallMaxRoutes runs Seal and Open of 0..330 bytes against x/crypto
+// TestSmallMaxRoutes runs Seal and Open of 0..460 bytes against x/crypto
 // with the small kernels' reach at the values X86AEADFor gives and each
 // of their round codes (with the key block in general-purpose registers
 // too, or not), so that the route of every core is tested on every CPU:
@@ -81,10 +81,10 @@ func TestSmallMaxRoutes(t *testing.T) {
 	for _, c := range []struct {
 		m         int
 		prold, ks bool
-	}{{64, false, false}, {192, false, false}, {320, false, false}, {64, true, false}, {192, true, false}, {64, false, true}, {192, false, true}} {
+	}{{64, false, false}, {192, false, false}, {320, false, false}, {448, false, false}, {64, true, false}, {192, true, false}, {64, false, true}, {192, false, true}} {
 		m := c.m
 		smallMax, smallMaxAVX2, smallProld, smallKeyScalar = min(m, aeadasm.SmallMax), min(m, aeadasm.SmallAVX2Max), c.prold, c.ks
-		for n := 0; n <= 330; n++ {
+		for n := 0; n <= 460; n++ {
 			ad := make([]byte, n%70)
 			pt := make([]byte, n)
 			for i := range pt {

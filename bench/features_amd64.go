@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/chachakit/chachakit/internal/aeadasm"
 	"github.com/chachakit/chachakit/internal/cpuid"
 	"golang.org/x/sys/cpu"
 )
@@ -38,6 +39,9 @@ func cpuDetails() map[string]string {
 	ks := ""
 	if r.KeyScalar {
 		ks = " (up to 64 bytes with the key block in general-purpose registers too)"
+	}
+	if r.SmallMax > aeadasm.SmallMax {
+		ks = fmt.Sprintf(" (AVX2: three ymm row sets from %d bytes, four from %d; AVX-512's stop at %d)", aeadasm.SmallMax+1, 5*64+1, aeadasm.SmallMax)
 	}
 	b := "in the row code (two for the price of one)"
 	if k.BlockScalar {

@@ -73,9 +73,9 @@ const (
 	SmallADMax = 64
 
 	// SmallAVX2Max is the longest message of the AVX2 small kernel
-	// (SmallAVX2), which takes five blocks after the key block in a
-	// second function.
-	SmallAVX2Max = 5 * 64
+	// (SmallAVX2), which takes up to seven blocks after the key block in
+	// two more functions.
+	SmallAVX2Max = 7 * 64
 
 	// MidAVX2Min is the shortest message of the mid-size AVX2 kernels:
 	// with the key block, at least two 8-block batches.

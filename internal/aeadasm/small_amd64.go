@@ -31,14 +31,16 @@ func aeadSmallAVX2(key *[32]byte, nonce []byte, blk *[SmallMax]byte, mac *[small
 // smallMACBuf holds the MAC input of aeadSmallAVX2, padded.
 const smallMACBuf = SmallADMax + SmallMax + 16
 
-// aeadSmall5AVX2 is aeadSmallAVX2 for SmallMax < n <= SmallAVX2Max: blocks
-// 0 to 5 in three ymm row sets. blk holds the result on return, also after
-// a failed Open (the caller wipes it).
+// aeadSmall5AVX2 and aeadSmall7AVX2 are aeadSmallAVX2 for messages of up to
+// 320 and 448 bytes: blocks 0 to 5 in three ymm row sets, and 0 to 7 in
+// four. blk holds the result on return, also after a failed Open (the
+// caller wipes it).
 //
 //go:noescape
-func aeadSmall5AVX2(key *[32]byte, nonce []byte, blk *[SmallAVX2Max]byte, mac *[small5MACBuf]byte, adLen, n int, tag *[16]byte, open int) (ok int)
+func aeadSmall5AVX2(key *[32]byte, nonce []byte, blk *[5 * 64]byte, mac *[SmallADMax + 5*64 + 16]byte, adLen, n int, tag *[16]byte, open int) (ok int)
 
-const small5MACBuf = SmallADMax + SmallAVX2Max + 16
+//go:noescape
+func aeadSmall7AVX2(key *[32]byte, nonce []byte, blk *[7 * 64]byte, mac *[SmallADMax + 7*64 + 16]byte, adLen, n int, tag *[16]byte, open int) (ok int)
 
 // aeadSmallProldAVX512 and aeadSmall3ProldAVX512 are the same two kernels
 // with rounds of VPROLD rotations (_asm/small.go, genSmallAVX512), for
@@ -82,13 +84,12 @@ func sealSmall(k Kernel, key *[32]byte, nonce []byte, ciphertext, plaintext, ad 
 		small512(k, key, nonce, ciphertext, plaintext, ad, tag, 0)
 		return
 	}
-	if len(plaintext) > SmallMax {
-		var blk [SmallAVX2Max]byte
-		var mac [small5MACBuf]byte
-		copy(blk[:], plaintext)
-		copy(mac[:], ad)
-		aeadSmall5AVX2(key, nonce, &blk, &mac, len(ad), len(plaintext), tag, 0)
-		copy(ciphertext, blk[:len(plaintext)])
+	switch n := len(plaintext); {
+	case n > 5*64:
+		sealSmall7AVX2(key, nonce, ciphertext, plaintext, ad, tag)
+		return
+	case n > SmallMax:
+		sealSmall5AVX2(key, nonce, ciphertext, plaintext, ad, tag)
 		return
 	}
 	var blk [SmallMax]byte
@@ -107,17 +108,11 @@ func openSmall(k Kernel, key *[32]byte, nonce []byte, plaintext, ciphertext, ad 
 	if k != SmallAVX2 {
 		return small512(k, key, nonce, plaintext, ciphertext, ad, tag, 1) == 1
 	}
-	if len(ciphertext) > SmallMax {
-		var blk [SmallAVX2Max]byte
-		var mac [small5MACBuf]byte
-		copy(blk[:], ciphertext)
-		copy(mac[:], ad)
-		ok := aeadSmall5AVX2(key, nonce, &blk, &mac, len(ad), len(ciphertext), tag, 1) == 1
-		if ok {
-			copy(plaintext, blk[:len(ciphertext)])
-		}
-		wipe.Memclr(blk[:])
-		return ok
+	switch n := len(ciphertext); {
+	case n > 5*64:
+		return openSmall7AVX2(key, nonce, plaintext, ciphertext, ad, tag)
+	case n > SmallMax:
+		return openSmall5AVX2(key, nonce, plaintext, ciphertext, ad, tag)
 	}
 	var blk [SmallMax]byte
 	var mac [smallMACBuf]byte
@@ -129,6 +124,54 @@ func openSmall(k Kernel, key *[32]byte, nonce []byte, plaintext, ciphertext, ad 
 	copy(plaintext, blk[:len(ciphertext)])
 	wipe.Memclr(blk[:])
 	return true
+}
+
+// sealSmall5AVX2, sealSmall7AVX2, openSmall5AVX2 and openSmall7AVX2 are
+// sealSmall and openSmall for aeadSmall5AVX2 and aeadSmall7AVX2, each in its
+// own function so that sealSmall's frame keeps only its buffers (with all
+// of them, Seal of 256 bytes measured 6% slower on AMD Zen 1).
+func sealSmall5AVX2(key *[32]byte, nonce []byte, ciphertext, plaintext, ad []byte, tag *[16]byte) {
+	var blk [5 * 64]byte
+	var mac [SmallADMax + 5*64 + 16]byte
+	copy(blk[:], plaintext)
+	copy(mac[:], ad)
+	aeadSmall5AVX2(key, nonce, &blk, &mac, len(ad), len(plaintext), tag, 0)
+	copy(ciphertext, blk[:len(plaintext)])
+}
+
+func sealSmall7AVX2(key *[32]byte, nonce []byte, ciphertext, plaintext, ad []byte, tag *[16]byte) {
+	var blk [7 * 64]byte
+	var mac [SmallADMax + 7*64 + 16]byte
+	copy(blk[:], plaintext)
+	copy(mac[:], ad)
+	aeadSmall7AVX2(key, nonce, &blk, &mac, len(ad), len(plaintext), tag, 0)
+	copy(ciphertext, blk[:len(plaintext)])
+}
+
+func openSmall5AVX2(key *[32]byte, nonce []byte, plaintext, ciphertext, ad []byte, tag *[16]byte) bool {
+	var blk [5 * 64]byte
+	var mac [SmallADMax + 5*64 + 16]byte
+	copy(blk[:], ciphertext)
+	copy(mac[:], ad)
+	ok := aeadSmall5AVX2(key, nonce, &blk, &mac, len(ad), len(ciphertext), tag, 1) == 1
+	if ok {
+		copy(plaintext, blk[:len(ciphertext)])
+	}
+	wipe.Memclr(blk[:])
+	return ok
+}
+
+func openSmall7AVX2(key *[32]byte, nonce []byte, plaintext, ciphertext, ad []byte, tag *[16]byte) bool {
+	var blk [7 * 64]byte
+	var mac [SmallADMax + 7*64 + 16]byte
+	copy(blk[:], ciphertext)
+	copy(mac[:], ad)
+	ok := aeadSmall7AVX2(key, nonce, &blk, &mac, len(ad), len(ciphertext), tag, 1) == 1
+	if ok {
+		copy(plaintext, blk[:len(ciphertext)])
+	}
+	wipe.Memclr(blk[:])
+	return ok
 }
 
 func checkSmall(k Kernel, n int, ad []byte) {

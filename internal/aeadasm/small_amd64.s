@@ -2660,8 +2660,8 @@ TEXT ·aeadSmall5AVX2(SB), NOSPLIT, $208-88
 	MOVQ key+0(FP), AX
 	MOVQ nonce_base+8(FP), BX
 
-	// Blocks 0 and 1 (set 0), 2 and 3 (set 1), 4 and 5 (set 2), row layout;
-	// the last row is the counter and the nonce's 12 bytes.
+	// Blocks 2i and 2i+1 in set i, row layout; the last row is the counter and
+	// the nonce's 12 bytes.
 	VBROADCASTI128 sigma<>+0(SB), Y8
 	VBROADCASTI128 (AX), Y9
 	VBROADCASTI128 16(AX), Y10
@@ -2733,9 +2733,10 @@ small5_row3:
 	VINSERTI128 $0x01, X11, Y11, Y11
 	VPADDD      rowLanes<>+0(SB), Y11, Y11
 	VPADDD      rowStep2<>+0(SB), Y11, Y12
-	VPADDD      rowStep2<>+0(SB), Y12, Y13
 
-	// Input rows 0-2 to slots 0-2, the sets' last rows to slots 3-5.
+	// Input rows 0-2 to slots 0-2, the sets' last rows to the slots after them,
+	// and all to the sets.
+	VPADDD  rowStep2<>+0(SB), Y12, Y13
 	VMOVDQU Y8, 16(SP)
 	VMOVDQU Y9, 48(SP)
 	VMOVDQU Y10, 80(SP)
@@ -2893,9 +2894,12 @@ small5_rounds:
 	ANDQ    AX, R9
 	VMOVDQU X1, (SP)
 
-	// Keystream blocks 1-5, each in Y12:Y13 in turn; each becomes (blk ^ block)
-	// & the mask of its bytes of the message, back to blk, and the ciphertext (that
-	// for Seal, blk's for Open) goes to mac[pa:], pa = adLen rounded up to 16.
+	// Keystream blocks 1 onwards, each into Y12:Y13 (three sets; temporaries
+	// Y14, Y15) or into two registers of its set that the blocks after it do not
+	// read, or Y0 and Y2, which block 1 freed (four sets; temporaries Y1, Y3); each
+	// becomes (blk ^ block) & the mask of its bytes of the message, back to blk, and
+	// the ciphertext (that for Seal, blk's for Open) goes to mac[pa:], pa = adLen
+	// rounded up to 16.
 	MOVQ       n+56(FP), CX
 	MOVQ       blk+32(FP), DI
 	MOVQ       mac+40(FP), R14
@@ -3141,7 +3145,7 @@ small5_done:
 	MOVQ AX, (SP)
 	MOVQ AX, 8(SP)
 
-	// Clear the input rows from the frame.
+	// Clear the input rows (and the borrowed row) from the frame.
 	VPXOR   Y0, Y0, Y0
 	VMOVDQU Y0, 16(SP)
 	VMOVDQU Y0, 48(SP)
@@ -3149,6 +3153,640 @@ small5_done:
 	VMOVDQU Y0, 112(SP)
 	VMOVDQU Y0, 144(SP)
 	VMOVDQU Y0, 176(SP)
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y1, Y1, Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	VPXOR   Y4, Y4, Y4
+	VPXOR   Y5, Y5, Y5
+	VPXOR   Y6, Y6, Y6
+	VPXOR   Y7, Y7, Y7
+	VPXOR   Y8, Y8, Y8
+	VPXOR   Y9, Y9, Y9
+	VPXOR   Y10, Y10, Y10
+	VPXOR   Y11, Y11, Y11
+	VPXOR   Y12, Y12, Y12
+	VPXOR   Y13, Y13, Y13
+	VPXOR   Y14, Y14, Y14
+	VPXOR   Y15, Y15, Y15
+	VZEROUPPER
+	RET
+
+// func aeadSmall7AVX2(key *[32]byte, nonce []byte, blk *[448]byte, mac *[528]byte, adLen int, n int, tag *[16]byte, open int) (ok int)
+// Requires: AVX, AVX2, BMI2, CMOV
+TEXT ·aeadSmall7AVX2(SB), NOSPLIT, $272-88
+	MOVQ key+0(FP), AX
+	MOVQ nonce_base+8(FP), BX
+
+	// Blocks 2i and 2i+1 in set i, row layout; the last row is the counter and
+	// the nonce's 12 bytes.
+	VBROADCASTI128 sigma<>+0(SB), Y8
+	VBROADCASTI128 (AX), Y9
+	VBROADCASTI128 16(AX), Y10
+	MOVQ           nonce_len+16(FP), DX
+	CMPQ           DX, $0x18
+	JEQ            small7_x
+	VMOVQ          (BX), X11
+	VPINSRD        $0x02, 8(BX), X11, X11
+	VPSLLDQ        $0x04, X11, X11
+	JMP            small7_row3
+
+	// XChaCha20: HChaCha20 (20 rounds, no feed-forward) of key and nonce[0:16];
+	// rows 0 and 3 are the subkey, nonce[16:24] the end of the last row.
+small7_x:
+	VBROADCASTI128 (BX), Y11
+	VMOVDQA        Y8, Y0
+	VMOVDQA        Y9, Y1
+	VMOVDQA        Y10, Y2
+	VMOVDQA        Y11, Y3
+	MOVL           $0x0000000a, R13
+
+small7_hrounds:
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x0c, Y1, Y13
+	VPSRLD  $0x14, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x07, Y1, Y13
+	VPSRLD  $0x19, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x0c, Y1, Y13
+	VPSRLD  $0x14, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x07, Y1, Y13
+	VPSRLD  $0x19, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	DECL    R13
+	JNZ     small7_hrounds
+	VMOVDQA Y0, Y9
+	VMOVDQA Y3, Y10
+	VMOVQ   16(BX), X11
+	VPSLLDQ $0x08, X11, X11
+
+small7_row3:
+	VINSERTI128 $0x01, X11, Y11, Y11
+	VPADDD      rowLanes<>+0(SB), Y11, Y11
+	VPADDD      rowStep2<>+0(SB), Y11, Y12
+
+	// Input rows 0-2 to slots 0-2, the sets' last rows to the slots after them,
+	// and all to the sets.
+	VPADDD  rowStep2<>+0(SB), Y12, Y13
+	VPADDD  rowStep2<>+0(SB), Y13, Y14
+	VMOVDQU Y8, 16(SP)
+	VMOVDQU Y9, 48(SP)
+	VMOVDQU Y10, 80(SP)
+	VMOVDQU Y11, 112(SP)
+	VMOVDQU Y12, 144(SP)
+	VMOVDQU Y13, 176(SP)
+	VMOVDQU Y14, 208(SP)
+	VMOVDQA Y8, Y0
+	VMOVDQA Y8, Y4
+	VMOVDQA Y9, Y1
+	VMOVDQA Y9, Y5
+	VMOVDQA Y10, Y2
+	VMOVDQA Y10, Y6
+	VMOVDQA Y11, Y3
+	VMOVDQA Y12, Y7
+	VMOVDQA Y13, Y11
+	VMOVDQA Y14, Y15
+	VMOVDQA Y8, Y12
+	VMOVDQA Y9, Y13
+	VMOVDQA Y10, Y14
+	MOVL    $0x0000000a, R13
+
+small7_rounds:
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y9, Y8, Y8
+	VPADDD  Y13, Y12, Y12
+	VPXOR   Y0, Y3, Y3
+	VPXOR   Y4, Y7, Y7
+	VPXOR   Y8, Y11, Y11
+	VPXOR   Y12, Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	VPSHUFB rol16<>+0(SB), Y11, Y11
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y7, Y6, Y6
+	VPADDD  Y11, Y10, Y10
+	VPADDD  Y15, Y14, Y14
+	VPXOR   Y2, Y1, Y1
+	VPXOR   Y6, Y5, Y5
+	VPXOR   Y10, Y9, Y9
+	VPXOR   Y14, Y13, Y13
+	VMOVDQU Y15, 240(SP)
+	VPSLLD  $0x0c, Y1, Y15
+	VPSRLD  $0x14, Y1, Y1
+	VPXOR   Y15, Y1, Y1
+	VPSLLD  $0x0c, Y5, Y15
+	VPSRLD  $0x14, Y5, Y5
+	VPXOR   Y15, Y5, Y5
+	VPSLLD  $0x0c, Y9, Y15
+	VPSRLD  $0x14, Y9, Y9
+	VPXOR   Y15, Y9, Y9
+	VPSLLD  $0x0c, Y13, Y15
+	VPSRLD  $0x14, Y13, Y13
+	VPXOR   Y15, Y13, Y13
+	VMOVDQU 240(SP), Y15
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y9, Y8, Y8
+	VPADDD  Y13, Y12, Y12
+	VPXOR   Y0, Y3, Y3
+	VPXOR   Y4, Y7, Y7
+	VPXOR   Y8, Y11, Y11
+	VPXOR   Y12, Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	VPSHUFB rol8<>+0(SB), Y11, Y11
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y7, Y6, Y6
+	VPADDD  Y11, Y10, Y10
+	VPADDD  Y15, Y14, Y14
+	VPXOR   Y2, Y1, Y1
+	VPXOR   Y6, Y5, Y5
+	VPXOR   Y10, Y9, Y9
+	VPXOR   Y14, Y13, Y13
+	VMOVDQU Y15, 240(SP)
+	VPSLLD  $0x07, Y1, Y15
+	VPSRLD  $0x19, Y1, Y1
+	VPXOR   Y15, Y1, Y1
+	VPSLLD  $0x07, Y5, Y15
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y15, Y5, Y5
+	VPSLLD  $0x07, Y9, Y15
+	VPSRLD  $0x19, Y9, Y9
+	VPXOR   Y15, Y9, Y9
+	VPSLLD  $0x07, Y13, Y15
+	VPSRLD  $0x19, Y13, Y13
+	VPXOR   Y15, Y13, Y13
+	VMOVDQU 240(SP), Y15
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPSHUFD $0x93, Y4, Y4
+	VPSHUFD $0x39, Y6, Y6
+	VPSHUFD $0x4e, Y7, Y7
+	VPSHUFD $0x93, Y8, Y8
+	VPSHUFD $0x39, Y10, Y10
+	VPSHUFD $0x4e, Y11, Y11
+	VPSHUFD $0x93, Y12, Y12
+	VPSHUFD $0x39, Y14, Y14
+	VPSHUFD $0x4e, Y15, Y15
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y9, Y8, Y8
+	VPADDD  Y13, Y12, Y12
+	VPXOR   Y0, Y3, Y3
+	VPXOR   Y4, Y7, Y7
+	VPXOR   Y8, Y11, Y11
+	VPXOR   Y12, Y15, Y15
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	VPSHUFB rol16<>+0(SB), Y11, Y11
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y7, Y6, Y6
+	VPADDD  Y11, Y10, Y10
+	VPADDD  Y15, Y14, Y14
+	VPXOR   Y2, Y1, Y1
+	VPXOR   Y6, Y5, Y5
+	VPXOR   Y10, Y9, Y9
+	VPXOR   Y14, Y13, Y13
+	VMOVDQU Y15, 240(SP)
+	VPSLLD  $0x0c, Y1, Y15
+	VPSRLD  $0x14, Y1, Y1
+	VPXOR   Y15, Y1, Y1
+	VPSLLD  $0x0c, Y5, Y15
+	VPSRLD  $0x14, Y5, Y5
+	VPXOR   Y15, Y5, Y5
+	VPSLLD  $0x0c, Y9, Y15
+	VPSRLD  $0x14, Y9, Y9
+	VPXOR   Y15, Y9, Y9
+	VPSLLD  $0x0c, Y13, Y15
+	VPSRLD  $0x14, Y13, Y13
+	VPXOR   Y15, Y13, Y13
+	VMOVDQU 240(SP), Y15
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y9, Y8, Y8
+	VPADDD  Y13, Y12, Y12
+	VPXOR   Y0, Y3, Y3
+	VPXOR   Y4, Y7, Y7
+	VPXOR   Y8, Y11, Y11
+	VPXOR   Y12, Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	VPSHUFB rol8<>+0(SB), Y11, Y11
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y7, Y6, Y6
+	VPADDD  Y11, Y10, Y10
+	VPADDD  Y15, Y14, Y14
+	VPXOR   Y2, Y1, Y1
+	VPXOR   Y6, Y5, Y5
+	VPXOR   Y10, Y9, Y9
+	VPXOR   Y14, Y13, Y13
+	VMOVDQU Y15, 240(SP)
+	VPSLLD  $0x07, Y1, Y15
+	VPSRLD  $0x19, Y1, Y1
+	VPXOR   Y15, Y1, Y1
+	VPSLLD  $0x07, Y5, Y15
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y15, Y5, Y5
+	VPSLLD  $0x07, Y9, Y15
+	VPSRLD  $0x19, Y9, Y9
+	VPXOR   Y15, Y9, Y9
+	VPSLLD  $0x07, Y13, Y15
+	VPSRLD  $0x19, Y13, Y13
+	VPXOR   Y15, Y13, Y13
+	VMOVDQU 240(SP), Y15
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPSHUFD $0x39, Y4, Y4
+	VPSHUFD $0x93, Y6, Y6
+	VPSHUFD $0x4e, Y7, Y7
+	VPSHUFD $0x39, Y8, Y8
+	VPSHUFD $0x93, Y10, Y10
+	VPSHUFD $0x4e, Y11, Y11
+	VPSHUFD $0x39, Y12, Y12
+	VPSHUFD $0x93, Y14, Y14
+	VPSHUFD $0x4e, Y15, Y15
+	DECL    R13
+	JNZ     small7_rounds
+	VPADDD  16(SP), Y0, Y0
+	VPADDD  48(SP), Y1, Y1
+	VPADDD  80(SP), Y2, Y2
+	VPADDD  112(SP), Y3, Y3
+	VPADDD  16(SP), Y4, Y4
+	VPADDD  48(SP), Y5, Y5
+	VPADDD  80(SP), Y6, Y6
+	VPADDD  144(SP), Y7, Y7
+	VPADDD  16(SP), Y8, Y8
+	VPADDD  48(SP), Y9, Y9
+	VPADDD  80(SP), Y10, Y10
+	VPADDD  176(SP), Y11, Y11
+	VPADDD  16(SP), Y12, Y12
+	VPADDD  48(SP), Y13, Y13
+	VPADDD  80(SP), Y14, Y14
+	VPADDD  208(SP), Y15, Y15
+
+	// r = block 0's bytes 0-15, clamped, in R8 (r0) and R9 (r1) until the MAC
+	// takes them; s = bytes 16-31.
+	VMOVQ   X0, R8
+	VPEXTRQ $0x01, X0, R9
+	MOVQ    $0x0ffffffc0fffffff, AX
+	ANDQ    AX, R8
+	MOVQ    $0x0ffffffc0ffffffc, AX
+	ANDQ    AX, R9
+	VMOVDQU X1, (SP)
+
+	// Keystream blocks 1 onwards, each into Y12:Y13 (three sets; temporaries
+	// Y14, Y15) or into two registers of its set that the blocks after it do not
+	// read, or Y0 and Y2, which block 1 freed (four sets; temporaries Y1, Y3); each
+	// becomes (blk ^ block) & the mask of its bytes of the message, back to blk, and
+	// the ciphertext (that for Seal, blk's for Open) goes to mac[pa:], pa = adLen
+	// rounded up to 16.
+	MOVQ       n+56(FP), CX
+	MOVQ       blk+32(FP), DI
+	MOVQ       mac+40(FP), R14
+	MOVQ       adLen+48(FP), DX
+	MOVQ       open+72(FP), BX
+	LEAQ       15(DX), R15
+	ANDQ       $-16, R15
+	XORL       R10, R10
+	MOVL       $0x00000040, R11
+	VPERM2I128 $0x31, Y1, Y0, Y0
+	VPERM2I128 $0x31, Y3, Y2, Y2
+
+	// Block 1: its bytes of the message, min(max(n - 64j, 0), 64), pick the mask.
+	MOVQ    CX, AX
+	CMPQ    AX, $0x40
+	CMOVQGT R11, AX
+	NEGQ    AX
+	LEAQ    64(AX), AX
+	LEAQ    midMask<>+0(SB), SI
+	ADDQ    SI, AX
+	VMOVDQU (DI), Y1
+	VMOVDQU 32(DI), Y3
+	VPXOR   Y1, Y0, Y0
+	VPXOR   Y3, Y2, Y2
+	VPAND   (AX), Y0, Y0
+	VPAND   32(AX), Y2, Y2
+	VMOVDQU Y0, (DI)
+	VMOVDQU Y2, 32(DI)
+	TESTQ   BX, BX
+	JNZ     small7_ct1
+	VMOVDQA Y0, Y1
+	VMOVDQA Y2, Y3
+
+small7_ct1:
+	VMOVDQU    Y1, (R14)(R15*1)
+	VMOVDQU    Y3, 32(R14)(R15*1)
+	VPERM2I128 $0x20, Y5, Y4, Y0
+	VPERM2I128 $0x20, Y7, Y6, Y2
+
+	// Block 2: its bytes of the message, min(max(n - 64j, 0), 64), pick the mask.
+	MOVQ    CX, AX
+	SUBQ    $0x40, AX
+	CMOVQLT R10, AX
+	CMPQ    AX, $0x40
+	CMOVQGT R11, AX
+	NEGQ    AX
+	LEAQ    64(AX), AX
+	LEAQ    midMask<>+0(SB), SI
+	ADDQ    SI, AX
+	VMOVDQU 64(DI), Y1
+	VMOVDQU 96(DI), Y3
+	VPXOR   Y1, Y0, Y0
+	VPXOR   Y3, Y2, Y2
+	VPAND   (AX), Y0, Y0
+	VPAND   32(AX), Y2, Y2
+	VMOVDQU Y0, 64(DI)
+	VMOVDQU Y2, 96(DI)
+	TESTQ   BX, BX
+	JNZ     small7_ct2
+	VMOVDQA Y0, Y1
+	VMOVDQA Y2, Y3
+
+small7_ct2:
+	VMOVDQU    Y1, 64(R14)(R15*1)
+	VMOVDQU    Y3, 96(R14)(R15*1)
+	VPERM2I128 $0x31, Y5, Y4, Y4
+	VPERM2I128 $0x31, Y7, Y6, Y6
+
+	// Block 3: its bytes of the message, min(max(n - 64j, 0), 64), pick the mask.
+	MOVQ    CX, AX
+	SUBQ    $0x80, AX
+	CMOVQLT R10, AX
+	CMPQ    AX, $0x40
+	CMOVQGT R11, AX
+	NEGQ    AX
+	LEAQ    64(AX), AX
+	LEAQ    midMask<>+0(SB), SI
+	ADDQ    SI, AX
+	VMOVDQU 128(DI), Y1
+	VMOVDQU 160(DI), Y3
+	VPXOR   Y1, Y4, Y4
+	VPXOR   Y3, Y6, Y6
+	VPAND   (AX), Y4, Y4
+	VPAND   32(AX), Y6, Y6
+	VMOVDQU Y4, 128(DI)
+	VMOVDQU Y6, 160(DI)
+	TESTQ   BX, BX
+	JNZ     small7_ct3
+	VMOVDQA Y4, Y1
+	VMOVDQA Y6, Y3
+
+small7_ct3:
+	VMOVDQU    Y1, 128(R14)(R15*1)
+	VMOVDQU    Y3, 160(R14)(R15*1)
+	VPERM2I128 $0x20, Y9, Y8, Y0
+	VPERM2I128 $0x20, Y11, Y10, Y2
+
+	// Block 4: its bytes of the message, min(max(n - 64j, 0), 64), pick the mask.
+	MOVQ    CX, AX
+	SUBQ    $0xc0, AX
+	CMOVQLT R10, AX
+	CMPQ    AX, $0x40
+	CMOVQGT R11, AX
+	NEGQ    AX
+	LEAQ    64(AX), AX
+	LEAQ    midMask<>+0(SB), SI
+	ADDQ    SI, AX
+	VMOVDQU 192(DI), Y1
+	VMOVDQU 224(DI), Y3
+	VPXOR   Y1, Y0, Y0
+	VPXOR   Y3, Y2, Y2
+	VPAND   (AX), Y0, Y0
+	VPAND   32(AX), Y2, Y2
+	VMOVDQU Y0, 192(DI)
+	VMOVDQU Y2, 224(DI)
+	TESTQ   BX, BX
+	JNZ     small7_ct4
+	VMOVDQA Y0, Y1
+	VMOVDQA Y2, Y3
+
+small7_ct4:
+	VMOVDQU    Y1, 192(R14)(R15*1)
+	VMOVDQU    Y3, 224(R14)(R15*1)
+	VPERM2I128 $0x31, Y9, Y8, Y8
+	VPERM2I128 $0x31, Y11, Y10, Y10
+
+	// Block 5: its bytes of the message, min(max(n - 64j, 0), 64), pick the mask.
+	MOVQ    CX, AX
+	SUBQ    $0x00000100, AX
+	CMOVQLT R10, AX
+	CMPQ    AX, $0x40
+	CMOVQGT R11, AX
+	NEGQ    AX
+	LEAQ    64(AX), AX
+	LEAQ    midMask<>+0(SB), SI
+	ADDQ    SI, AX
+	VMOVDQU 256(DI), Y1
+	VMOVDQU 288(DI), Y3
+	VPXOR   Y1, Y8, Y8
+	VPXOR   Y3, Y10, Y10
+	VPAND   (AX), Y8, Y8
+	VPAND   32(AX), Y10, Y10
+	VMOVDQU Y8, 256(DI)
+	VMOVDQU Y10, 288(DI)
+	TESTQ   BX, BX
+	JNZ     small7_ct5
+	VMOVDQA Y8, Y1
+	VMOVDQA Y10, Y3
+
+small7_ct5:
+	VMOVDQU    Y1, 256(R14)(R15*1)
+	VMOVDQU    Y3, 288(R14)(R15*1)
+	VPERM2I128 $0x20, Y13, Y12, Y0
+	VPERM2I128 $0x20, Y15, Y14, Y2
+
+	// Block 6: its bytes of the message, min(max(n - 64j, 0), 64), pick the mask.
+	MOVQ    CX, AX
+	SUBQ    $0x00000140, AX
+	CMOVQLT R10, AX
+	CMPQ    AX, $0x40
+	CMOVQGT R11, AX
+	NEGQ    AX
+	LEAQ    64(AX), AX
+	LEAQ    midMask<>+0(SB), SI
+	ADDQ    SI, AX
+	VMOVDQU 320(DI), Y1
+	VMOVDQU 352(DI), Y3
+	VPXOR   Y1, Y0, Y0
+	VPXOR   Y3, Y2, Y2
+	VPAND   (AX), Y0, Y0
+	VPAND   32(AX), Y2, Y2
+	VMOVDQU Y0, 320(DI)
+	VMOVDQU Y2, 352(DI)
+	TESTQ   BX, BX
+	JNZ     small7_ct6
+	VMOVDQA Y0, Y1
+	VMOVDQA Y2, Y3
+
+small7_ct6:
+	VMOVDQU    Y1, 320(R14)(R15*1)
+	VMOVDQU    Y3, 352(R14)(R15*1)
+	VPERM2I128 $0x31, Y13, Y12, Y12
+	VPERM2I128 $0x31, Y15, Y14, Y14
+
+	// Block 7: its bytes of the message, min(max(n - 64j, 0), 64), pick the mask.
+	MOVQ    CX, AX
+	SUBQ    $0x00000180, AX
+	CMOVQLT R10, AX
+	CMPQ    AX, $0x40
+	CMOVQGT R11, AX
+	NEGQ    AX
+	LEAQ    64(AX), AX
+	LEAQ    midMask<>+0(SB), SI
+	ADDQ    SI, AX
+	VMOVDQU 384(DI), Y1
+	VMOVDQU 416(DI), Y3
+	VPXOR   Y1, Y12, Y12
+	VPXOR   Y3, Y14, Y14
+	VPAND   (AX), Y12, Y12
+	VPAND   32(AX), Y14, Y14
+	VMOVDQU Y12, 384(DI)
+	VMOVDQU Y14, 416(DI)
+	TESTQ   BX, BX
+	JNZ     small7_ct7
+	VMOVDQA Y12, Y1
+	VMOVDQA Y14, Y3
+
+small7_ct7:
+	VMOVDQU Y1, 384(R14)(R15*1)
+	VMOVDQU Y3, 416(R14)(R15*1)
+	MOVQ    R15, AX
+	LEAQ    15(CX), BX
+	ANDQ    $-16, BX
+	ADDQ    AX, BX
+	MOVQ    DX, (R14)(BX*1)
+	MOVQ    CX, 8(R14)(BX*1)
+	LEAQ    16(BX), R15
+	SHRQ    $0x04, R15
+
+	// Poly1305 of (pa+pc)/16 + 1 blocks: h = (h + m)·r per block, with r0,
+	// r1 and s1 = r1 + r1>>2 in R13, SI and CX (in registers, the first block's
+	// products need not wait for r to go through memory).
+	MOVQ R8, R13
+	MOVQ R9, SI
+	MOVQ R9, CX
+	SHRQ $0x02, CX
+	ADDQ R9, CX
+	XORL R8, R8
+	XORL R9, R9
+	XORL R12, R12
+
+small7_blocks:
+	ADDQ  (R14), R8
+	ADCQ  8(R14), R9
+	ADCQ  $0x01, R12
+	MOVQ  R8, DX
+	MULXQ R13, AX, BX
+	MULXQ SI, R8, R10
+	MOVQ  R9, DX
+	MULXQ CX, R11, R9
+	ADDQ  R11, AX
+	ADCQ  R9, BX
+	MULXQ R13, R11, R9
+	ADDQ  R11, R8
+	ADCQ  R9, R10
+	MOVQ  R12, R11
+	IMULQ CX, R11
+	IMULQ R13, R12
+	ADDQ  R11, R8
+	ADCQ  $0x00, R10
+	ADDQ  BX, R8
+	ADCQ  R12, R10
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R10, R12
+	SHRQ  $0x02, R10
+	ANDQ  $0x03, R12
+	LEAQ  (R10)(R10*4), R10
+	ADDQ  R10, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R12
+	ADDQ  $0x10, R14
+	DECQ  R15
+	JNZ   small7_blocks
+
+	// tag = (h mod 2^130-5) + s mod 2^128: h < 2p here, so subtract p once
+	// if that does not borrow (CMOV: no branch on h).
+	MOVQ    R8, AX
+	MOVQ    R9, BX
+	MOVQ    R12, CX
+	SUBQ    $-5, AX
+	SBBQ    $-1, BX
+	SBBQ    $0x03, CX
+	CMOVQCC AX, R8
+	CMOVQCC BX, R9
+	ADDQ    (SP), R8
+	ADCQ    8(SP), R9
+	MOVQ    tag+64(FP), AX
+	MOVQ    open+72(FP), BX
+	TESTQ   BX, BX
+	JNZ     small7_verify
+	MOVQ    R8, (AX)
+	MOVQ    R9, 8(AX)
+	JMP     small7_store
+
+small7_verify:
+	XORQ (AX), R8
+	XORQ 8(AX), R9
+	ORQ  R8, R9
+	MOVQ $0x00000000, BX
+	JNZ  small7_done
+
+small7_store:
+	MOVQ $0x00000001, BX
+
+small7_done:
+	MOVQ BX, ok+80(FP)
+
+	// Clear s from the frame.
+	XORL AX, AX
+	MOVQ AX, (SP)
+	MOVQ AX, 8(SP)
+
+	// Clear the input rows (and the borrowed row) from the frame.
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, 16(SP)
+	VMOVDQU Y0, 48(SP)
+	VMOVDQU Y0, 80(SP)
+	VMOVDQU Y0, 112(SP)
+	VMOVDQU Y0, 144(SP)
+	VMOVDQU Y0, 176(SP)
+	VMOVDQU Y0, 208(SP)
+	VMOVDQU Y0, 240(SP)
 	VPXOR   Y0, Y0, Y0
 	VPXOR   Y1, Y1, Y1
 	VPXOR   Y2, Y2, Y2

@@ -12,7 +12,7 @@ import (
 
 // TestSmallAEAD checks the one-call kernel against x/crypto's
 // ChaCha20-Poly1305 and XChaCha20-Poly1305 at every message length 0..SmallMax
-// (0..SmallAVX2Max for SmallAVX2, whose second function takes 193..320), additional
+// (0..SmallAVX2Max for SmallAVX2, whose other functions take 193..448), additional
 // data lengths around each padding step up to SmallADMax, source offsets
 // and in place, that nothing past the message is written, and that Open
 // refuses a flipped tag bit, ciphertext bit or additional data bit without

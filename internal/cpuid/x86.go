@@ -137,9 +137,10 @@ type X86AEAD struct {
 	// kernels (key block, encryption and MAC from key and nonce): 192
 	// bytes, the AVX-512 kernels' limit, on every core measured so far but
 	// one (a core where the separate passes won from 65 bytes on would have
-	// 64). On AMD Zen 1 it is 320, the AVX2 kernel's limit: there its
-	// three-row-set form beat the short path's 8-lane batch at 193-320
-	// bytes (Seal of 256 bytes: 560 against 680 ns; x/crypto 510).
+	// 64). On AMD Zen 1 it is 448, the AVX2 kernel's limit: there its
+	// forms with three and four ymm row sets beat the short path's 8-lane
+	// batch at 193-448 bytes (Seal of 256 bytes: 560 against 680 ns,
+	// x/crypto 510; of 448: 790 against 895, x/crypto 720).
 	SmallMax int
 
 	// Prold selects the small kernels whose rounds rotate with VPROLD
@@ -258,7 +259,7 @@ func X86AEADFor(c X86Core) X86AEAD {
 	case AMDZen5:
 		return X86AEAD{SmallMax: 192, KeyScalar: true}
 	case AMDZen1:
-		return X86AEAD{SmallMax: 320, BatchLoop: true}
+		return X86AEAD{SmallMax: 448, BatchLoop: true}
 	}
 	return X86AEAD{SmallMax: 192}
 }
