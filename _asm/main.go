@@ -107,6 +107,7 @@ var families = map[string]func(){
 		genAVX512()
 		genRowsProldAVX512()
 		genRowsZ2AVX512()
+		genRowsYAVX512()
 		genBlockScalar()
 		genAVX2()
 		genSSSE3()
@@ -890,6 +891,61 @@ func genRowsZ2AVX512() {
 	RET()
 }
 
+// genRowsYAVX512 emits xorRowsYAVX512, the keystream of three or four
+// blocks in two ymm row sets (two blocks each) interleaved, rotating with
+// VPROLD, in place of xorBlocksAVX512's zmm row set, for cores that split a
+// zmm operation into two 256-bit halves and run the two ymm chains faster
+// (AMD Zen 4: internal/cpuid's X86ChaCha20.RowsY). Three and four sets for
+// five to eight blocks measured no faster there than the 8-lane batch
+// (bench/README.md), and qrLowLatency's extra shifts no faster than VPROLD
+// once two chains share the shift units. The inputs live in Y16-Y19, so
+// the moves take EVEX encodings (evexRows), and VSHUFI64X2 gathers each
+// block's halves as VPERM2I128 would.
+func genRowsYAVX512() {
+	TEXT("xorRowsYAVX512", NOSPLIT, signature)
+	Doc("xorRowsYAVX512 XORs len(src)/64 keystream blocks, three or four, into dst",
+		"as xorBlocksAVX512 does, in two ymm row sets.")
+	prologue()
+	Comment("Y16: constants, Y17/Y18: key, Y19/Y20: counter and nonce of sets 0 and 1",
+		"(counters +0/+1 and +2/+3).")
+	VBROADCASTI32X4(sigma, Y16)
+	VBROADCASTI32X4(mem(rState, offKey), Y17)
+	VBROADCASTI32X4(mem(rState, offKey+16), Y18)
+	VBROADCASTI32X4(mem(rState, offCounter), Y19)
+	VPADDD(rowLanes, Y19, Y19)
+	VPADDD(rowStep2, Y19, Y20)
+	sets := []quad{{Y0, Y1, Y2, Y3}, {Y4, Y5, Y6, Y7}}
+	in := func(i, j int) Op {
+		if j == 3 {
+			return []VecPhysical{Y19, Y20}[i]
+		}
+		return []VecPhysical{Y16, Y17, Y18}[j]
+	}
+	evexRows.rowRounds("rowy2", sets, in, qrAVX512)
+	Comment("Lane l of set i is block 2i+l; block 3 only if asked for.")
+	for i, q := range sets {
+		for l, imm := range []uint8{0x00, 0x03} {
+			blk := 2*i + l
+			skipUnless(blk, 3, "tail_done")
+			VSHUFI64X2(U8(imm), q[1], q[0], Y8)
+			VSHUFI64X2(U8(imm), q[3], q[2], Y9)
+			VPXORD(mem(rSrc, 64*blk), Y8, Y8)
+			VPXORD(mem(rSrc, 64*blk+32), Y9, Y9)
+			VMOVDQU32(Y8, mem(rDst, 64*blk))
+			VMOVDQU32(Y9, mem(rDst, 64*blk+32))
+		}
+	}
+	Label("tail_done")
+	ADDL(ECX, mem(rState, offCounter))
+	Label("ret")
+	VZEROUPPER()
+	RET()
+}
+
+// evexRows is the row code's instruction set on ymm registers with EVEX
+// moves (rowRounds: VMOVDQA64 reaches Y16-Y31).
+var evexRows = vecISA{name: "AVX512VL", width: 32, avx: true, vl: true, evex: true}
+
 // rowAVX512 emits the code for 1..8 blocks: the row layout with one ymm
 // register set (two blocks) for 1..2 blocks or one zmm set (four blocks) for
 // 3..4, and a transposed batch of 8 blocks in ymm registers for 5..8.
@@ -1090,12 +1146,13 @@ type vecISA struct {
 	avx   bool
 	vl    bool // AVX-512VL: ymm rotations and VPTERNLOGD (row code only)
 	prold bool // with vl: VPROLD rotations (qrAVX512) instead of qrLowLatency's
+	evex  bool // moves with VMOVDQA64, which reaches Y16-Y31 (row code only)
 }
 
 // mov copies a register or loads/stores a (possibly unaligned) vector
 // (zmm: registers only).
 func (v vecISA) mov(src, dst Op) {
-	if v.width == 64 {
+	if v.width == 64 || v.evex {
 		VMOVDQA64(src, dst)
 	} else if v.avx {
 		VMOVDQU(src, dst)

@@ -25,7 +25,7 @@ func pick(n, adLen int, open, inPlace bool) aeadasm.Kernel {
 	// Up to 192 bytes (up to smallMax, which the core decides; 448 with
 	// AVX2 on AMD Zen 1), one call does it all from key and nonce.
 	case n <= smallMax && adLen <= aeadasm.SmallADMax && k.Has(aeadasm.SmallAVX512):
-		if smallProld {
+		if smallProld && n >= smallProldMin {
 			return aeadasm.SmallProldAVX512
 		}
 		if smallKeyScalar && n <= 64 {
@@ -86,6 +86,10 @@ var (
 // smallProld selects the AVX-512 small kernels' VPROLD rounds on this core
 // (internal/cpuid's X86AEADFor).
 var smallProld = x86AEAD().Prold
+
+// smallProldMin is the shortest message that takes them (internal/cpuid's
+// X86AEAD.ProldMin); a variable for the tests.
+var smallProldMin = x86AEAD().ProldMin
 
 // smallKeyScalar selects, up to 64 bytes, the small kernel that also
 // computes the Poly1305 key block in general-purpose registers on this core

@@ -26,9 +26,10 @@ func BenchmarkSmallMax(b *testing.B) {
 	a, _ := New(make([]byte, KeySize))
 	nonce := make([]byte, NonceSize)
 	ad := make([]byte, 13)
-	defer func(m, m2 int, p, k bool) {
-		smallMax, smallMaxAVX2, smallProld, smallKeyScalar = m, m2, p, k
-	}(smallMax, smallMaxAVX2, smallProld, smallKeyScalar)
+	defer func(m, m2, pm int, p, k bool) {
+		smallMax, smallMaxAVX2, smallProldMin, smallProld, smallKeyScalar = m, m2, pm, p, k
+	}(smallMax, smallMaxAVX2, smallProldMin, smallProld, smallKeyScalar)
+	smallProldMin = 0 // "prold": the VPROLD kernels at every length
 	routes := []struct {
 		name      string
 		max       int
@@ -64,13 +65,13 @@ func BenchmarkSmallMax(b *testing.B) {
 
 // TestSmallMaxRoutes runs Seal and Open of 0..460 bytes against x/crypto
 // with the small kernels' reach at the values X86AEADFor gives and each
-// of their round codes (with the key block in general-purpose registers
-// too, or not), so that the route of every core is tested on every CPU:
+// of their round codes (VPROLD from every length or from 65 bytes; the key
+// block in general-purpose registers too, or not), so that the route of every core is tested on every CPU:
 // results, in-place use, and a forged message's zeroed dst.
 func TestSmallMaxRoutes(t *testing.T) {
-	defer func(m, m2 int, p, k bool) {
-		smallMax, smallMaxAVX2, smallProld, smallKeyScalar = m, m2, p, k
-	}(smallMax, smallMaxAVX2, smallProld, smallKeyScalar)
+	defer func(m, m2, pm int, p, k bool) {
+		smallMax, smallMaxAVX2, smallProldMin, smallProld, smallKeyScalar = m, m2, pm, p, k
+	}(smallMax, smallMaxAVX2, smallProldMin, smallProld, smallKeyScalar)
 	key := make([]byte, KeySize)
 	for i := range key {
 		key[i] = byte(i * 7)
@@ -79,11 +80,15 @@ func TestSmallMaxRoutes(t *testing.T) {
 	ref, _ := xcp.New(key)
 	nonce := make([]byte, NonceSize)
 	for _, c := range []struct {
-		m         int
+		m, prolds int // smallMax, smallProldMin
 		prold, ks bool
-	}{{64, false, false}, {192, false, false}, {320, false, false}, {448, false, false}, {64, true, false}, {192, true, false}, {64, false, true}, {192, false, true}} {
+	}{
+		{64, 0, false, false}, {192, 0, false, false}, {320, 0, false, false}, {448, 0, false, false},
+		{64, 0, true, false}, {192, 0, true, false}, {192, 65, true, false}, {64, 0, false, true}, {192, 0, false, true},
+	} {
 		m := c.m
 		smallMax, smallMaxAVX2, smallProld, smallKeyScalar = min(m, aeadasm.SmallMax), min(m, aeadasm.SmallAVX2Max), c.prold, c.ks
+		smallProldMin = c.prolds
 		for n := 0; n <= 460; n++ {
 			ad := make([]byte, n%70)
 			pt := make([]byte, n)
@@ -95,7 +100,7 @@ func TestSmallMaxRoutes(t *testing.T) {
 			buf := append(bytes.Clone(pt), make([]byte, Overhead)...)
 			got := ours.Seal(buf[:0], nonce, buf[:n], ad)
 			if !bytes.Equal(got, want) {
-				t.Fatalf("smallMax %d, prold %v, key scalar %v, n=%d: Seal in place differs from x/crypto", m, c.prold, c.ks, n)
+				t.Fatalf("smallMax %d, prold %v from %d, key scalar %v, n=%d: Seal in place differs from x/crypto", m, c.prold, c.prolds, c.ks, n)
 			}
 			if p, err := ours.Open(got[:0], nonce, got, ad); err != nil || !bytes.Equal(p, pt) {
 				t.Fatalf("smallMax %d, n=%d: Open in place: %v", m, n, err)

@@ -51,6 +51,14 @@ func cpuDetails() map[string]string {
 	if k.RowsZ2 {
 		z2 = "two zmm row sets"
 	}
+	y := "one zmm row set"
+	if k.RowsY {
+		y = "two ymm row sets"
+	}
+	rounds := map[bool]string{false: "shift-pair rotation", true: "VPROLD"}[r.Prold]
+	if r.Prold && r.ProldMin > 0 {
+		rounds = fmt.Sprintf("shift-pair rotation rounds below %d bytes and VPROLD", r.ProldMin)
+	}
 	if k.XMMBlocks && !k.BlockScalar {
 		b = "in the SSSE3 code's xmm registers, and a cipher's first call takes one block"
 		z2 = "xmm registers for five (SSSE3's 4-lane batch and a row), an 8-lane ymm batch for six to eight"
@@ -70,8 +78,8 @@ func cpuDetails() map[string]string {
 	return map[string]string{
 		"cpuid": fmt.Sprintf("%s family %#x model %#x stepping %d, AMX %v", x.Vendor, x.Family, x.Model, x.Stepping, x.AMX),
 		"core":  c.String(),
-		"route": off + fmt.Sprintf("AEAD small kernels up to %d bytes with %s rounds%s, the short path above; five to eight keystream blocks in %s; long messages: the stitched loop with the MAC %s; XChaCha20's subkey %s; a lone keystream block %s; %s (the core's rows of internal/cpuid's X86AEADFor, X86ChaCha20For and X86Poly1305For)",
-			r.SmallMax, map[bool]string{false: "shift-pair rotation", true: "VPROLD"}[r.Prold], ks, z2,
+		"route": off + fmt.Sprintf("AEAD small kernels up to %d bytes with %s rounds%s, the short path above; three or four keystream blocks in %s, five to eight in %s; long messages: the stitched loop with the MAC %s; XChaCha20's subkey %s; a lone keystream block %s; %s (the core's rows of internal/cpuid's X86AEADFor, X86ChaCha20For and X86Poly1305For)",
+			r.SmallMax, rounds, ks, y, z2,
 			map[bool]string{false: "on the integer units", true: "in IFMA lanes from 8 KiB"}[r.LoopIFMA], h, b, mac),
 	}
 }

@@ -50,6 +50,13 @@ func xorRowsProldAVX512(s *State, dst, src []byte)
 //go:noescape
 func xorRowsZ2AVX512(s *State, dst, src []byte)
 
+// xorRowsYAVX512 is xorBlocksAVX512 for three or four blocks (2*64 <
+// len(src) < 5*64) in two ymm row sets instead of one zmm set, for cores
+// that run the two chains faster (rowsY).
+//
+//go:noescape
+func xorRowsYAVX512(s *State, dst, src []byte)
+
 // xorBlockScalar XORs exactly one keystream block (len(src) == 64) into dst,
 // computed in general-purpose registers, for cores where that beats the row
 // code (blockScalar).
@@ -76,6 +83,8 @@ func xorBlocks(s *State, dst, src []byte) {
 		xorRowsProldAVX512(s, dst, src)
 	} else if useAVX512 && rowsZ2 && len(src) > 4*BlockSize && len(src) < 9*BlockSize {
 		xorRowsZ2AVX512(s, dst, src)
+	} else if useAVX512 && rowsY && len(src) > 2*BlockSize && len(src) < 5*BlockSize {
+		xorRowsYAVX512(s, dst, src)
 	} else if useAVX512 {
 		xorBlocksAVX512(s, dst, src)
 	} else if useAVX2 && xmmBlocks && useSSSE3 && (len(src) == BlockSize || len(src) == 5*BlockSize) {
@@ -97,6 +106,10 @@ var rowProld = x86ChaCha20().RowProld
 // rowsZ2 selects xorRowsZ2AVX512 for five to eight blocks on this core
 // (internal/cpuid's X86ChaCha20For); a variable for the tests.
 var rowsZ2 = x86ChaCha20().RowsZ2
+
+// rowsY selects xorRowsYAVX512 for three or four blocks on this core
+// (internal/cpuid's X86ChaCha20For); a variable for the tests.
+var rowsY = x86ChaCha20().RowsY
 
 // blockScalar selects xorBlockScalar for a call of one block on this core
 // (internal/cpuid's X86ChaCha20For) in place of the row code of whichever

@@ -102,11 +102,32 @@ func BenchmarkRowsZ2(b *testing.B) {
 	if !avx512CPU {
 		b.Skip("no AVX-512 on this CPU")
 	}
-	defer func(v bool) { rowsZ2 = v }(rowsZ2)
-	for _, z2 := range []bool{false, true} {
-		layout := map[bool]string{false: "vl8", true: "z2"}[z2]
-		for _, n := range []int{320, 448, 512} {
-			benchXORBlocks(b, "layout="+layout+"/size="+strconv.Itoa(n), n, func() { rowsZ2 = z2 })
+	benchKnob(b, &rowsZ2, "layout", [2]string{"vl8", "z2"}, 320, 448, 512)
+}
+
+// TestRowsY runs the keystream tests with and without xorRowsYAVX512 for
+// three or four blocks, whichever this core prefers.
+func TestRowsY(t *testing.T) {
+	needAVX512(t)
+	keystreamBothWays(t, &rowsY, [2]string{"z", "y2"})
+}
+
+// BenchmarkRowsY measures the choice X86ChaCha20For makes per core for
+// three and four blocks: one zmm row set or two ymm row sets.
+func BenchmarkRowsY(b *testing.B) {
+	if !avx512CPU {
+		b.Skip("no AVX-512 on this CPU")
+	}
+	benchKnob(b, &rowsY, "layout", [2]string{"z", "y2"}, 192, 256)
+}
+
+// benchKnob runs XORBlocks of each size with *knob false and then true,
+// as sub-benchmarks <name>=<names[v]>/size=<n>, and restores *knob.
+func benchKnob(b *testing.B, knob *bool, name string, names [2]string, sizes ...int) {
+	defer func(v bool) { *knob = v }(*knob)
+	for i, v := range []bool{false, true} {
+		for _, n := range sizes {
+			benchXORBlocks(b, name+"="+names[i]+"/size="+strconv.Itoa(n), n, func() { *knob = v })
 		}
 	}
 }

@@ -4,7 +4,6 @@ package chacha20core
 
 import (
 	"math/rand/v2"
-	"strconv"
 	"testing"
 
 	"github.com/chachakit/chachakit/internal/cryptotest"
@@ -72,11 +71,5 @@ func BenchmarkXMMBlocks(b *testing.B) {
 	if !avx2CPU || useAVX512 {
 		b.Skip("needs the AVX2 path as the default")
 	}
-	defer func(v bool) { xmmBlocks = v }(xmmBlocks)
-	for _, x := range []bool{false, true} {
-		code := map[bool]string{false: "ymm", true: "xmm"}[x]
-		for _, n := range []int{64, 320} {
-			benchXORBlocks(b, "code="+code+"/size="+strconv.Itoa(n), n, func() { xmmBlocks = x })
-		}
-	}
+	benchKnob(b, &xmmBlocks, "code", [2]string{"ymm", "xmm"}, 64, 320)
 }

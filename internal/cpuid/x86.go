@@ -149,6 +149,12 @@ type X86AEAD struct {
 	// cycles (AMD Zen 5).
 	Prold bool
 
+	// ProldMin is the shortest message that takes the VPROLD kernels where
+	// Prold is set: 0, or 65 on AMD Zen 4, where the shift pair wins for
+	// one row set (Seal of 64 bytes: 118 against 136 ns) and VPROLD for
+	// two (96 to 160 bytes: 2-8% faster; bench/README.md, "AMD EPYC Zen 4").
+	ProldMin int
+
 	// KeyScalar selects, for messages of up to 64 bytes with a 12-byte
 	// nonce, the small kernel that also computes the Poly1305 key block in
 	// general-purpose registers beside its vector rounds
@@ -177,8 +183,15 @@ type X86ChaCha20 struct {
 	// RowProld selects, for one or two blocks and for HChaCha20, the row
 	// code that rotates with VPROLD over the one that rotates with two
 	// shifts and a VPTERNLOGD: the same property of the core as
-	// X86AEAD.Prold, which it follows.
+	// X86AEAD.Prold for the AEAD's one-row-set kernel (up to 64 bytes),
+	// which it follows.
 	RowProld bool
+
+	// RowsY selects, for three or four blocks, two ymm row sets
+	// (chacha20core's xorRowsYAVX512) over one zmm row set: on AMD Zen 4,
+	// which runs each zmm operation as two 256-bit halves, 100 against 109
+	// ns (bench/README.md, "AMD EPYC Zen 4").
+	RowsY bool
 
 	// HChaCha20Scalar selects the portable HChaCha20, in general-purpose
 	// registers, over the row code, and makes XChaCha20-Poly1305 derive its
@@ -219,9 +232,11 @@ type X86ChaCha20 struct {
 
 // X86ChaCha20For returns the keystream routing of core c.
 func X86ChaCha20For(c X86Core) X86ChaCha20 {
+	a := X86AEADFor(c)
 	return X86ChaCha20{
-		RowProld:        X86AEADFor(c).Prold,
+		RowProld:        a.Prold && a.ProldMin <= 64,
 		RowsZ2:          c == IntelSapphireRapids,
+		RowsY:           c == AMDZen4,
 		HChaCha20Scalar: c == AMDZen5,
 		BlockScalar:     c == AMDZen5,
 		XMMBlocks:       c == AMDZen1,
@@ -258,6 +273,8 @@ func X86AEADFor(c X86Core) X86AEAD {
 		return X86AEAD{SmallMax: 192, Prold: true, LoopIFMA: true}
 	case AMDZen5:
 		return X86AEAD{SmallMax: 192, KeyScalar: true}
+	case AMDZen4:
+		return X86AEAD{SmallMax: 192, Prold: true, ProldMin: 65}
 	case AMDZen1:
 		return X86AEAD{SmallMax: 448, BatchLoop: true}
 	}

@@ -11,7 +11,8 @@ var (
 
 // TestX86Cores decodes real CPUID signatures (leaf 1 EAX, as Intel's and
 // AMD's documentation and Linux's /proc/cpuinfo list them; the first two
-// Intel rows and the Zen 5 row are the machines this project has run on)
+// Intel rows, the Zen 5 row, Naples and Genoa are the machines this project
+// has run on)
 // into the family, model and core of each.
 func TestX86Cores(t *testing.T) {
 	for _, c := range []struct {
@@ -46,7 +47,7 @@ func TestX86Cores(t *testing.T) {
 		{amd, 0x00a00f11, 0x19, 0x01, AMDZen3, 0},                                           // Milan
 		{amd, 0x00a20f10, 0x19, 0x21, AMDZen3, 0},                                           // Vermeer
 		{amd, 0x00a50f00, 0x19, 0x50, AMDZen3, 0},                                           // Cezanne
-		{amd, 0x00a10f11, 0x19, 0x11, AMDZen4, 0},                                           // Genoa
+		{amd, 0x00a10f11, 0x19, 0x11, AMDZen4, 0},                                           // Genoa, the machine of 2026-12-04
 		{amd, 0x00a60f12, 0x19, 0x61, AMDZen4, 0},                                           // Raphael
 		{amd, 0x00aa0f02, 0x19, 0xa0, AMDZen4, 0},                                           // Bergamo
 		{amd, 0x00b40f40, 0x1a, 0x44, AMDZen5, 0},                                           // Granite Ridge
@@ -83,6 +84,7 @@ func TestX86AEADFor(t *testing.T) {
 	want := map[X86Core]X86AEAD{
 		IntelSapphireRapids: {SmallMax: 192, Prold: true, LoopIFMA: true},
 		AMDZen5:             {SmallMax: 192, KeyScalar: true},
+		AMDZen4:             {SmallMax: 192, Prold: true, ProldMin: 65},
 		AMDZen1:             {SmallMax: 448, BatchLoop: true},
 	}
 	for c := X86Unknown; c <= AMDZen5; c++ {
@@ -93,7 +95,7 @@ func TestX86AEADFor(t *testing.T) {
 		if got := X86AEADFor(c); got != w {
 			t.Errorf("%v: %+v, want %+v", c, got, w)
 		}
-		wc := X86ChaCha20{RowProld: w.Prold, RowsZ2: c == IntelSapphireRapids, HChaCha20Scalar: c == AMDZen5, BlockScalar: c == AMDZen5, XMMBlocks: c == AMDZen1}
+		wc := X86ChaCha20{RowProld: c == IntelSapphireRapids, RowsZ2: c == IntelSapphireRapids, RowsY: c == AMDZen4, HChaCha20Scalar: c == AMDZen5, BlockScalar: c == AMDZen5, XMMBlocks: c == AMDZen1}
 		if got := X86ChaCha20For(c); got != wc {
 			t.Errorf("%v: X86ChaCha20For %+v, want %+v", c, got, wc)
 		}
