@@ -116,8 +116,9 @@ var families = map[string]func(){
 		genLanesAVX2()
 	},
 	"small": func() {
-		constants("sigma", "rowLanes", "rowStep2", "rol16", "rol8", "midMask")
+		constants("sigma", "iota16", "rowLanes", "rowStep2", "rol16", "rol8", "midMask")
 		genSmall()
+		genSmall7AVX512()
 	},
 	"midavx2":   func() { constants("sigma", "iota16", "rowLanes", "rowStep2", "rol16", "rol8", "midMask"); genMidAVX2() },
 	"midavx512": func() { constants("sigma", "iota16", "rowLanes"); genMidAVX512() },

@@ -503,12 +503,7 @@ func genSmallAVX512(two, prold, keyScalar bool) {
 		"bytes, 2 and 3 (set 1), row layout; the last row is the counter and the",
 		"nonce: the nonce's 12 bytes loaded under a mask and shifted up by the",
 		"counter's 4.")
-	k.rows(func() {
-		MOVL(U32(0xfff), EDX)
-		KMOVW(EDX, K3)
-		VMOVDQU8_Z(Mem{Base: RBX}, K3, X11)
-		VPSLLDQ(U8(4), X11, X11)
-	})
+	k.rows(nonce12AVX512)
 
 	Comment("Off the chain: ad, zero-padded, to buf[0:64]; the masks of the message's",
 		"bytes in each 64-byte block: K1 (and K4, K5); of len(ad) bytes: K2.")
@@ -802,6 +797,15 @@ func qrBorrow(v vecISA, sets []quad, spill Mem) {
 		}
 		VMOVDQU(spill, t)
 	}
+}
+
+// nonce12AVX512 loads the 12-byte nonce at RBX into X11 as [0, n0, n1, n2]
+// under a byte mask (K3), without reading past it (smallKernel.rows).
+func nonce12AVX512() {
+	MOVL(U32(0xfff), EDX)
+	KMOVW(EDX, K3)
+	VMOVDQU8_Z(Mem{Base: RBX}, K3, X11)
+	VPSLLDQ(U8(4), X11, X11)
 }
 
 // nonce12AVX2 loads the 12-byte nonce at RBX into X11 as [0, n0, n1, n2]

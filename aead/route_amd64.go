@@ -22,8 +22,9 @@ func pick(n, adLen int, open, inPlace bool) aeadasm.Kernel {
 	case k == 0:
 		return aeadasm.None
 
-	// Up to 192 bytes (up to smallMax, which the core decides; 448 with
-	// AVX2 on AMD Zen 1), one call does it all from key and nonce.
+	// Up to 192 bytes (up to smallMax, which the core decides: 448 with
+	// AVX2 on AMD Zen 1, 384 on AMD Zen 4), one call does it all from key
+	// and nonce.
 	case n <= smallMax && adLen <= aeadasm.SmallADMax && k.Has(aeadasm.SmallAVX512):
 		if smallProld && n >= smallProldMin {
 			return aeadasm.SmallProldAVX512
@@ -76,10 +77,10 @@ func pick(n, adLen int, open, inPlace bool) aeadasm.Kernel {
 
 // smallMax and smallMaxAVX2 are the longest messages of the AVX-512 and
 // the AVX2 small kernels on this core (internal/cpuid's X86AEADFor: 192
-// bytes, the AVX-512 kernels' limit, unless the core runs the short path
-// faster from 65 bytes on; 448, the AVX2 kernel's, on AMD Zen 1).
+// bytes, the row-set kernels' limit, on most cores; 448, the kernels'
+// limit, on AMD Zen 1, and 384 on AMD Zen 4).
 var (
-	smallMax     = min(x86AEAD().SmallMax, aeadasm.SmallMax)
+	smallMax     = min(x86AEAD().SmallMax, aeadasm.SmallAVX512Max)
 	smallMaxAVX2 = min(x86AEAD().SmallMax, aeadasm.SmallAVX2Max)
 )
 

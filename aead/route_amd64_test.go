@@ -35,8 +35,8 @@ func BenchmarkSmallMax(b *testing.B) {
 		max       int
 		prold, ks bool
 	}{
-		{"shifts", aeadasm.SmallAVX2Max, false, false}, {"prold", aeadasm.SmallMax, true, false},
-		{"keyscalar", aeadasm.SmallMax, false, true}, {"short", -1, false, false},
+		{"shifts", aeadasm.SmallAVX2Max, false, false}, {"prold", aeadasm.SmallAVX512Max, true, false},
+		{"keyscalar", aeadasm.SmallAVX512Max, false, true}, {"short", -1, false, false},
 	}
 	for _, size := range []int{64, 96, 128, 160, 192, 256, 320, 384, 448} {
 		pt := make([]byte, size)
@@ -44,14 +44,14 @@ func BenchmarkSmallMax(b *testing.B) {
 		dst := make([]byte, size+Overhead)
 		for _, r := range routes {
 			b.Run("op=Seal/route="+r.name+"/size="+itoa(size), func(b *testing.B) {
-				smallMax, smallMaxAVX2, smallProld, smallKeyScalar = min(r.max, aeadasm.SmallMax), r.max, r.prold, r.ks
+				smallMax, smallMaxAVX2, smallProld, smallKeyScalar = min(r.max, aeadasm.SmallAVX512Max), r.max, r.prold, r.ks
 				b.SetBytes(int64(size))
 				for b.Loop() {
 					a.Seal(dst[:0], nonce, pt, ad)
 				}
 			})
 			b.Run("op=Open/route="+r.name+"/size="+itoa(size), func(b *testing.B) {
-				smallMax, smallMaxAVX2, smallProld, smallKeyScalar = min(r.max, aeadasm.SmallMax), r.max, r.prold, r.ks
+				smallMax, smallMaxAVX2, smallProld, smallKeyScalar = min(r.max, aeadasm.SmallAVX512Max), r.max, r.prold, r.ks
 				b.SetBytes(int64(size))
 				for b.Loop() {
 					if _, err := a.Open(dst[:0], nonce, ct, ad); err != nil {
@@ -84,7 +84,8 @@ func TestSmallMaxRoutes(t *testing.T) {
 		prold, ks bool
 	}{
 		{64, 0, false, false}, {192, 0, false, false}, {320, 0, false, false}, {448, 0, false, false},
-		{64, 0, true, false}, {192, 0, true, false}, {192, 65, true, false}, {64, 0, false, true}, {192, 0, false, true},
+		{64, 0, true, false}, {192, 0, true, false}, {192, 65, true, false}, {384, 65, true, false},
+		{64, 0, false, true}, {192, 0, false, true},
 	} {
 		m := c.m
 		smallMax, smallMaxAVX2, smallProld, smallKeyScalar = min(m, aeadasm.SmallMax), min(m, aeadasm.SmallAVX2Max), c.prold, c.ks

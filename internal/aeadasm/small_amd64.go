@@ -60,10 +60,20 @@ func aeadSmall3ProldAVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag
 //go:noescape
 func aeadSmallKeyScalarAVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
 
+// aeadSmall7AVX512 is the AVX-512 small kernels' function for 193 to 448
+// bytes (SmallMax < len(src) <= SmallAVX512Max): the key block and up to
+// seven message blocks in one 8-lane ymm batch (_asm/small7.go), whatever
+// the rounds of the kernel that routed there.
+//
+//go:noescape
+func aeadSmall7AVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
+
 // small512 runs the AVX-512 small kernel k (SmallAVX512, SmallProldAVX512
 // or SmallKeyScalarAVX512) that takes len(src) bytes and the nonce.
 func small512(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) int {
 	switch {
+	case len(src) > SmallMax:
+		return aeadSmall7AVX512(key, nonce, dst, src, ad, tag, open)
 	case k == SmallKeyScalarAVX512 && len(nonce) == 12 && len(src) <= 64:
 		return aeadSmallKeyScalarAVX512(key, nonce, dst, src, ad, tag, open)
 	case k == SmallProldAVX512 && len(src) <= 64:
@@ -175,7 +185,7 @@ func openSmall7AVX2(key *[32]byte, nonce []byte, plaintext, ciphertext, ad []byt
 }
 
 func checkSmall(k Kernel, n int, ad []byte) {
-	max := SmallMax
+	max := SmallAVX512Max
 	if k == SmallAVX2 {
 		max = SmallAVX2Max
 	}

@@ -11,8 +11,8 @@ import (
 )
 
 // TestSmallAEAD checks the one-call kernel against x/crypto's
-// ChaCha20-Poly1305 and XChaCha20-Poly1305 at every message length 0..SmallMax
-// (0..SmallAVX2Max for SmallAVX2, whose other functions take 193..448), additional
+// ChaCha20-Poly1305 and XChaCha20-Poly1305 at every message length 0..448
+// (SmallAVX512Max and SmallAVX2Max: each family's other functions take 193..448), additional
 // data lengths around each padding step up to SmallADMax, source offsets
 // and in place, that nothing past the message is written, and that Open
 // refuses a flipped tag bit, ciphertext bit or additional data bit without
@@ -113,7 +113,7 @@ func smallKernelMax(k Kernel) int {
 	if k == SmallAVX2 {
 		return SmallAVX2Max
 	}
-	return SmallMax
+	return SmallAVX512Max
 }
 
 var smallKernelName = map[Kernel]string{SmallAVX512: "AVX512", SmallProldAVX512: "ProldAVX512", SmallKeyScalarAVX512: "KeyScalarAVX512", SmallAVX2: "AVX2"}

@@ -135,12 +135,14 @@ func (x X86) Core() X86Core {
 type X86AEAD struct {
 	// SmallMax is the longest message that takes the one-call small
 	// kernels (key block, encryption and MAC from key and nonce): 192
-	// bytes, the AVX-512 kernels' limit, on every core measured so far but
-	// one (a core where the separate passes won from 65 bytes on would have
-	// 64). On AMD Zen 1 it is 448, the AVX2 kernel's limit: there its
-	// forms with three and four ymm row sets beat the short path's 8-lane
-	// batch at 193-448 bytes (Seal of 256 bytes: 560 against 680 ns,
-	// x/crypto 510; of 448: 790 against 895, x/crypto 720).
+	// bytes on most cores measured (a core where the separate passes won
+	// from 65 bytes on would have 64). Up to 192 bytes the kernels compute
+	// in row sets; above, in an 8-lane ymm batch (AVX-512) or three and
+	// four ymm row sets (AVX2), which beat the short path's separate calls
+	// on AMD Zen 1 up to 448 bytes (Seal of 256 bytes: 560 against 680 ns,
+	// x/crypto 510; of 448: 790 against 895, x/crypto 720) and on AMD Zen 4
+	// up to 384 (Seal of 256 bytes: 218 against 244 ns, x/crypto 229;
+	// with AVX-512 off, the AVX2 kernels 252 against 300).
 	SmallMax int
 
 	// Prold selects the small kernels whose rounds rotate with VPROLD
@@ -274,7 +276,7 @@ func X86AEADFor(c X86Core) X86AEAD {
 	case AMDZen5:
 		return X86AEAD{SmallMax: 192, KeyScalar: true}
 	case AMDZen4:
-		return X86AEAD{SmallMax: 192, Prold: true, ProldMin: 65}
+		return X86AEAD{SmallMax: 384, Prold: true, ProldMin: 65}
 	case AMDZen1:
 		return X86AEAD{SmallMax: 448, BatchLoop: true}
 	}
