@@ -337,6 +337,18 @@ func clampR(r0, r1, tmp GPPhysical) {
 	ANDQ(tmp, r1)
 }
 
+// emptyToFrame points each base at frame (a mapped address) when n is 0:
+// an empty slice may be nil, and a masked load or store of no bytes at an
+// unmapped address still costs a microcode assist (Seal of 64 bytes with
+// nil additional data: 218 against 118 ns on AMD Zen 4). The length is
+// public, and CMOV keeps the code branch-free anyway.
+func emptyToFrame(n, frame GPPhysical, bases ...GPPhysical) {
+	TESTQ(n, n)
+	for _, b := range bases {
+		CMOVQEQ(frame, b)
+	}
+}
+
 // byteMask sets k to the mask of the low n bytes of a 64-byte register
 // (n <= 64), with tmp: BZHI of all ones.
 func byteMask(n, tmp GPPhysical, k OpmaskPhysical) {
@@ -490,6 +502,7 @@ func genSmallAVX512(two, prold, keyScalar bool) {
 			Load(Param("src").Len(), RCX)
 			Load(Param("ad").Len(), RDX)
 			LEAQ(buf, R14)
+			emptyToFrame(RCX, R14, rSrc, rDst)
 		})
 	}
 
@@ -510,6 +523,8 @@ func genSmallAVX512(two, prold, keyScalar bool) {
 	LEAQ(buf, R14)
 	Load(Param("ad").Base(), RBX)
 	Load(Param("ad").Len(), RDX)
+	emptyToFrame(RDX, R14, RBX)
+	emptyToFrame(RCX, R14, rSrc, rDst)
 	byteMask(RCX, RAX, K1)
 	if two {
 		XORL(R11L, R11L)

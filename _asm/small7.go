@@ -48,6 +48,7 @@ func genSmall7AVX512() {
 	LEAQ(buf, R14)
 	Load(Param("ad").Base(), RBX)
 	Load(Param("ad").Len(), RDX)
+	emptyToFrame(RDX, R14, RBX)
 	byteMask(RDX, RAX, K1)
 	VMOVDQU8_Z(Mem{Base: RBX}, K1, Z16)
 	VMOVDQU64(Z16, Mem{Base: R14})

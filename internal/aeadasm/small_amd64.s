@@ -352,6 +352,11 @@ small512_row3:
 	LEAQ       16(SP), R14
 	MOVQ       ad_base+80(FP), BX
 	MOVQ       ad_len+88(FP), DX
+	TESTQ      DX, DX
+	CMOVQEQ    R14, BX
+	TESTQ      CX, CX
+	CMOVQEQ    R14, SI
+	CMOVQEQ    R14, DI
 	MOVQ       $-1, AX
 	BZHIQ      CX, AX, AX
 	KMOVQ      AX, K1
@@ -661,6 +666,11 @@ small3_row3:
 	LEAQ       32(SP), R14
 	MOVQ       ad_base+80(FP), BX
 	MOVQ       ad_len+88(FP), DX
+	TESTQ      DX, DX
+	CMOVQEQ    R14, BX
+	TESTQ      CX, CX
+	CMOVQEQ    R14, SI
+	CMOVQEQ    R14, DI
 	MOVQ       $-1, AX
 	BZHIQ      CX, AX, AX
 	KMOVQ      AX, K1
@@ -1137,6 +1147,11 @@ small512p_row3:
 	LEAQ       16(SP), R14
 	MOVQ       ad_base+80(FP), BX
 	MOVQ       ad_len+88(FP), DX
+	TESTQ      DX, DX
+	CMOVQEQ    R14, BX
+	TESTQ      CX, CX
+	CMOVQEQ    R14, SI
+	CMOVQEQ    R14, DI
 	MOVQ       $-1, AX
 	BZHIQ      CX, AX, AX
 	KMOVQ      AX, K1
@@ -1414,6 +1429,11 @@ small3p_row3:
 	LEAQ       32(SP), R14
 	MOVQ       ad_base+80(FP), BX
 	MOVQ       ad_len+88(FP), DX
+	TESTQ      DX, DX
+	CMOVQEQ    R14, BX
+	TESTQ      CX, CX
+	CMOVQEQ    R14, SI
+	CMOVQEQ    R14, DI
 	MOVQ       $-1, AX
 	BZHIQ      CX, AX, AX
 	KMOVQ      AX, K1
@@ -1858,6 +1878,11 @@ small512ks_row3:
 	LEAQ       16(SP), R14
 	MOVQ       ad_base+80(FP), BX
 	MOVQ       ad_len+88(FP), DX
+	TESTQ      DX, DX
+	CMOVQEQ    R14, BX
+	TESTQ      CX, CX
+	CMOVQEQ    R14, SI
+	CMOVQEQ    R14, DI
 	MOVQ       $-1, AX
 	BZHIQ      CX, AX, AX
 	KMOVQ      AX, K1
@@ -2057,33 +2082,36 @@ small512ks_rounds:
 
 	// r and s from the scalar words 0-7 plus the input: r = words 0-3,
 	// clamped, in R8 (r0) and R9 (r1); s = words 4-7 to the frame.
-	MOVQ key+0(FP), AX
-	ADDL $0x61707865, R8
-	ADDL $0x3320646e, R9
-	ADDL $0x79622d32, R10
-	ADDL $0x6b206574, R11
-	ADDL (AX), R12
-	MOVL R12, (SP)
-	ADDL 4(AX), R13
-	MOVL R13, 4(SP)
-	ADDL 8(AX), R14
-	MOVL R14, 8(SP)
-	ADDL 12(AX), R15
-	MOVL R15, 12(SP)
-	SHLQ $0x20, R9
-	ORQ  R9, R8
-	MOVL R10, R9
-	SHLQ $0x20, R11
-	ORQ  R11, R9
-	MOVQ $0x0ffffffc0fffffff, AX
-	ANDQ AX, R8
-	MOVQ $0x0ffffffc0ffffffc, AX
-	ANDQ AX, R9
-	MOVQ dst_base+32(FP), DI
-	MOVQ src_base+56(FP), SI
-	MOVQ src_len+64(FP), CX
-	MOVQ ad_len+88(FP), DX
-	LEAQ 16(SP), R14
+	MOVQ    key+0(FP), AX
+	ADDL    $0x61707865, R8
+	ADDL    $0x3320646e, R9
+	ADDL    $0x79622d32, R10
+	ADDL    $0x6b206574, R11
+	ADDL    (AX), R12
+	MOVL    R12, (SP)
+	ADDL    4(AX), R13
+	MOVL    R13, 4(SP)
+	ADDL    8(AX), R14
+	MOVL    R14, 8(SP)
+	ADDL    12(AX), R15
+	MOVL    R15, 12(SP)
+	SHLQ    $0x20, R9
+	ORQ     R9, R8
+	MOVL    R10, R9
+	SHLQ    $0x20, R11
+	ORQ     R11, R9
+	MOVQ    $0x0ffffffc0fffffff, AX
+	ANDQ    AX, R8
+	MOVQ    $0x0ffffffc0ffffffc, AX
+	ANDQ    AX, R9
+	MOVQ    dst_base+32(FP), DI
+	MOVQ    src_base+56(FP), SI
+	MOVQ    src_len+64(FP), CX
+	MOVQ    ad_len+88(FP), DX
+	LEAQ    16(SP), R14
+	TESTQ   CX, CX
+	CMOVQEQ R14, SI
+	CMOVQEQ R14, DI
 
 	// Blocks 1, 2, 3 as 64 bytes in Z4, Z25, Z26; Z6, Z29, Z31 = src ^ them
 	// under K1, K4, K5 (Z5, Z28, Z30: src).
@@ -3921,6 +3949,8 @@ small7_row3:
 	LEAQ       16(SP), R14
 	MOVQ       ad_base+80(FP), BX
 	MOVQ       ad_len+88(FP), DX
+	TESTQ      DX, DX
+	CMOVQEQ    R14, BX
 	MOVQ       $-1, AX
 	BZHIQ      DX, AX, AX
 	KMOVQ      AX, K1
