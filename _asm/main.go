@@ -733,11 +733,7 @@ func genAVX512() {
 
 	rowAVX512()
 
-	Label("tail_done")
-	ADDL(ECX, mem(rState, offCounter))
-	Label("ret")
-	VZEROUPPER()
-	RET()
+	vecReturn()
 }
 
 // hybridRounds emits the rounds of the hybrid batch: the 16 vector lanes
@@ -848,11 +844,7 @@ func genRowsProldAVX512() {
 		regs: [16]VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}}
 	vl.rowSetup()
 	vl.rowBody(1, "rowy", []quad{{Y0, Y1, Y2, Y3}}, []VecPhysical{Y13, Y14})
-	Label("tail_done")
-	ADDL(ECX, mem(rState, offCounter))
-	Label("ret")
-	VZEROUPPER()
-	RET()
+	vecReturn()
 }
 
 // genRowsZ2AVX512 emits xorRowsZ2AVX512, the keystream of five to eight
@@ -870,12 +862,7 @@ func genRowsZ2AVX512() {
 	zmmRowInputs()
 	VPADDD(rowStep4, Z19, Z20)
 	sets := []quad{{Z0, Z1, Z2, Z3}, {Z4, Z5, Z6, Z7}}
-	in := func(i, j int) Op {
-		if j == 3 {
-			return []VecPhysical{Z19, Z20}[i]
-		}
-		return []VecPhysical{Z16, Z17, Z18}[j]
-	}
+	in := setInputs([3]VecPhysical{Z16, Z17, Z18}, Z19, Z20)
 	zmmRows.rowRounds("rowz2", sets, in, qrAVX512)
 	tmp := [4]VecPhysical{Z21, Z22, Z23, Z24}
 	for i, q := range sets {
@@ -885,11 +872,7 @@ func genRowsZ2AVX512() {
 			VMOVDQU32(r, mem(rDst, 64*(4*i+blk)))
 		})
 	}
-	Label("tail_done")
-	ADDL(ECX, mem(rState, offCounter))
-	Label("ret")
-	VZEROUPPER()
-	RET()
+	vecReturn()
 }
 
 // genRowsYAVX512 emits xorRowsYAVX512, the keystream of three or four
@@ -916,12 +899,7 @@ func genRowsYAVX512() {
 	VPADDD(rowLanes, Y19, Y19)
 	VPADDD(rowStep2, Y19, Y20)
 	sets := []quad{{Y0, Y1, Y2, Y3}, {Y4, Y5, Y6, Y7}}
-	in := func(i, j int) Op {
-		if j == 3 {
-			return []VecPhysical{Y19, Y20}[i]
-		}
-		return []VecPhysical{Y16, Y17, Y18}[j]
-	}
+	in := setInputs([3]VecPhysical{Y16, Y17, Y18}, Y19, Y20)
 	evexRows.rowRounds("rowy2", sets, in, qrAVX512)
 	Comment("Lane l of set i is block 2i+l; block 3 only if asked for.")
 	for i, q := range sets {
@@ -936,11 +914,30 @@ func genRowsYAVX512() {
 			VMOVDQU32(Y9, mem(rDst, 64*blk+32))
 		}
 	}
+	vecReturn()
+}
+
+// vecReturn emits the end of the AVX-512 keystream functions: label
+// tail_done advances s.Counter by the blocks asked for (RCX), label ret
+// leaves.
+func vecReturn() {
 	Label("tail_done")
 	ADDL(ECX, mem(rState, offCounter))
 	Label("ret")
 	VZEROUPPER()
 	RET()
+}
+
+// setInputs returns rowRounds' inputs for row sets that share their first
+// three rows (rows, the constants and the key) and each have their own
+// counter and nonce row (last[i] for set i).
+func setInputs(rows [3]VecPhysical, last ...VecPhysical) func(i, j int) Op {
+	return func(i, j int) Op {
+		if j == 3 {
+			return last[i]
+		}
+		return rows[j]
+	}
 }
 
 // evexRows is the row code's instruction set on ymm registers with EVEX
