@@ -31,7 +31,9 @@ package aead
 import (
 	"crypto/cipher"
 	"crypto/fips140"
+	"encoding/binary"
 	"errors"
+	"unsafe"
 
 	"github.com/chachakit/chachakit/internal/wipe"
 )
@@ -95,31 +97,150 @@ type Wiper interface {
 	Wipe()
 }
 
-// key is an AEAD's key, held in the AEAD itself as in x/crypto, so that
-// New costs what x/crypto's does: one allocation. New and NewX allocate it
-// inside wipe.Do, so that in a build with runtime/secret the runtime
-// erases it once it is unreachable.
+// key is an AEAD's key, held in the AEAD itself as in x/crypto: 32 bytes,
+// one allocation in the same size class as x/crypto's, so that New costs
+// what x/crypto's does (a flag beside the key put it in the 48-byte class,
+// 16% slower; bench/README.md). New and NewX allocate it inside wipe.Do, so
+// that in a build with runtime/secret the runtime erases it once it is
+// unreachable.
+//
+// Wipe leaves the key all zero, and an all-zero key is what marks a wiped
+// AEAD. The all-zero key is also a valid key (x/crypto takes it): New and
+// NewX give it AEADs of their own types, zeroChaCha20Poly1305 and
+// zeroXChaCha20Poly1305, which keep a wiped flag beside the key and pay
+// for it alone. Telling the cases apart branches on one bit of the key,
+// whether all 256 are zero, as crypto/ecdh branches on an all-zero X25519
+// result: for any other key the branch reveals only whether Wipe ran.
 type key struct {
-	k     [KeySize]byte
-	wiped bool
+	// The key's 32 bytes, as words so that isZero reads them as such;
+	// bytes gives them as the byte array the kernels take.
+	w0, w1, w2, w3 uint64
 }
+
+// bytes returns the key's bytes.
+func (k *key) bytes() *[KeySize]byte { return (*[KeySize]byte)(unsafe.Pointer(k)) }
+
+// isZero reports whether every byte of the key is zero, reading all of them.
+func (k *key) isZero() bool { return k.w0|k.w1|k.w2|k.w3 == 0 }
 
 // get returns the key, panicking after Wipe.
 func (k *key) get() *[KeySize]byte {
-	if k.wiped {
-		panic("chacha20poly1305: use of an AEAD after Wipe")
+	if k.isZero() {
+		panicWiped()
 	}
-	return &k.k
+	return k.bytes()
 }
 
-func (k *key) Wipe() {
-	wipe.Memclr(k.k[:])
-	k.wiped = true
+func (k *key) Wipe() { wipe.Memclr(k.bytes()[:]) }
+
+func panicWiped() { panic("chacha20poly1305: use of an AEAD after Wipe") }
+
+// keyRef is how an AEAD's methods hand its key to the code they share: the
+// key and, for an AEAD made from the all-zero key, its wiped flag.
+type keyRef struct {
+	k     *key
+	wiped *bool // nil unless the key was made all zero by New or NewX
+}
+
+// get returns the key, panicking after Wipe.
+func (r keyRef) get() *[KeySize]byte {
+	if r.k.isZero() {
+		r.checkZero()
+	}
+	return (*[KeySize]byte)(unsafe.Pointer(r.k))
+}
+
+// checkZero panics unless an all-zero key is the key the AEAD was made
+// from and it was not wiped.
+//
+//go:noinline
+func (r keyRef) checkZero() {
+	if r.wiped == nil || *r.wiped {
+		panicWiped()
+	}
+}
+
+func (r keyRef) wipe() {
+	r.k.Wipe()
+	if r.wiped != nil {
+		*r.wiped = true
+	}
 }
 
 type chacha20poly1305 struct{ key }
 
 type xchacha20poly1305 struct{ key }
+
+func (c *chacha20poly1305) ref() keyRef  { return keyRef{k: &c.key} }
+func (x *xchacha20poly1305) ref() keyRef { return keyRef{k: &x.key} }
+
+// zeroChaCha20Poly1305 and zeroXChaCha20Poly1305 are the AEADs of the
+// all-zero key (see key): the same methods, with the wiped flag.
+type zeroChaCha20Poly1305 struct {
+	chacha20poly1305
+	wiped bool
+}
+
+type zeroXChaCha20Poly1305 struct {
+	xchacha20poly1305
+	wiped bool
+}
+
+func (z *zeroChaCha20Poly1305) ref() keyRef  { return keyRef{&z.key, &z.wiped} }
+func (z *zeroXChaCha20Poly1305) ref() keyRef { return keyRef{&z.key, &z.wiped} }
+
+func (z *zeroChaCha20Poly1305) Wipe()  { z.ref().wipe() }
+func (z *zeroXChaCha20Poly1305) Wipe() { z.ref().wipe() }
+
+// get returns the all-zero key, panicking after Wipe.
+func (z *zeroChaCha20Poly1305) get() *[KeySize]byte {
+	if z.wiped {
+		panicWiped()
+	}
+	return z.bytes()
+}
+
+func (z *zeroXChaCha20Poly1305) get() *[KeySize]byte {
+	if z.wiped {
+		panicWiped()
+	}
+	return z.bytes()
+}
+
+// The zero-key AEADs' Seal and Open are those of the other AEADs with the
+// zero-key get; XChaCha20 always takes seal's 24-byte-nonce path (the
+// subkey-first one is a speed-up of a few nanoseconds on some cores).
+
+func (z *zeroChaCha20Poly1305) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
+	sealChecks(nonce, NonceSize, plaintext)
+	return seal(z.get(), nonce, dst, plaintext, additionalData, -1)
+}
+
+func (z *zeroChaCha20Poly1305) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
+	if !openChecks(nonce, NonceSize, ciphertext) {
+		return nil, errOpen
+	}
+	return open(z.get(), nonce, dst, ciphertext, additionalData, -1)
+}
+
+func (z *zeroXChaCha20Poly1305) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
+	sealChecks(nonce, NonceSizeX, plaintext)
+	return seal(z.get(), nonce, dst, plaintext, additionalData, -1)
+}
+
+func (z *zeroXChaCha20Poly1305) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
+	if !openChecks(nonce, NonceSizeX, ciphertext) {
+		return nil, errOpen
+	}
+	return open(z.get(), nonce, dst, ciphertext, additionalData, -1)
+}
+
+// isZeroKey reports whether b, a 32-byte key, is all zero, reading all of it.
+func isZeroKey(b []byte) bool {
+	_ = b[KeySize-1]
+	return binary.LittleEndian.Uint64(b[0:])|binary.LittleEndian.Uint64(b[8:])|
+		binary.LittleEndian.Uint64(b[16:])|binary.LittleEndian.Uint64(b[24:]) == 0
+}
 
 // New returns a ChaCha20-Poly1305 AEAD that uses the given 256-bit key.
 func New(key []byte) (cipher.AEAD, error) {
@@ -129,10 +250,13 @@ func New(key []byte) (cipher.AEAD, error) {
 	if len(key) != KeySize {
 		return nil, errKeyLen
 	}
+	if isZeroKey(key) {
+		return new(zeroChaCha20Poly1305), nil
+	}
 	var c *chacha20poly1305
 	wipe.Do(func() {
 		c = new(chacha20poly1305)
-		copy(c.k[:], key)
+		copy(c.bytes()[:], key)
 	})
 	return c, nil
 }
@@ -150,10 +274,13 @@ func NewX(key []byte) (cipher.AEAD, error) {
 	if len(key) != KeySize {
 		return nil, errKeyLen
 	}
+	if isZeroKey(key) {
+		return new(zeroXChaCha20Poly1305), nil
+	}
 	var x *xchacha20poly1305
 	wipe.Do(func() {
 		x = new(xchacha20poly1305)
-		copy(x.k[:], key)
+		copy(x.bytes()[:], key)
 	})
 	return x, nil
 }
@@ -164,37 +291,19 @@ func (*xchacha20poly1305) NonceSize() int { return NonceSizeX }
 func (*xchacha20poly1305) Overhead() int  { return Overhead }
 
 func (c *chacha20poly1305) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
-	if len(nonce) != NonceSize {
-		panic("chacha20poly1305: bad nonce length passed to Seal")
-	}
-	if uint64(len(plaintext)) > maxPlaintext {
-		panic("chacha20poly1305: plaintext too large")
-	}
+	sealChecks(nonce, NonceSize, plaintext)
 	return seal(c.get(), nonce, dst, plaintext, additionalData, -1)
 }
 
 func (c *chacha20poly1305) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
-	if len(nonce) != NonceSize {
-		panic("chacha20poly1305: bad nonce length passed to Open")
-	}
-	if len(ciphertext) < Overhead {
+	if !openChecks(nonce, NonceSize, ciphertext) {
 		return nil, errOpen
-	}
-	if uint64(len(ciphertext)) > maxCiphertext {
-		panic("chacha20poly1305: ciphertext too large")
 	}
 	return open(c.get(), nonce, dst, ciphertext, additionalData, -1)
 }
 
 func (x *xchacha20poly1305) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
-	if len(nonce) != NonceSizeX {
-		panic("chacha20poly1305: bad nonce length passed to Seal")
-	}
-	// XChaCha20 has a 64-bit counter in principle, but the construction
-	// reuses ChaCha20-Poly1305 and inherits its limit, as x/crypto does.
-	if uint64(len(plaintext)) > maxPlaintext {
-		panic("chacha20poly1305: plaintext too large")
-	}
+	sealChecks(nonce, NonceSizeX, plaintext)
 	if len(plaintext) <= subkeyFirstMax {
 		var sk subkey
 		defer sk.wipe()
@@ -205,14 +314,8 @@ func (x *xchacha20poly1305) Seal(dst, nonce, plaintext, additionalData []byte) [
 }
 
 func (x *xchacha20poly1305) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
-	if len(nonce) != NonceSizeX {
-		panic("chacha20poly1305: bad nonce length passed to Open")
-	}
-	if len(ciphertext) < Overhead {
+	if !openChecks(nonce, NonceSizeX, ciphertext) {
 		return nil, errOpen
-	}
-	if uint64(len(ciphertext)) > maxCiphertext {
-		panic("chacha20poly1305: ciphertext too large")
 	}
 	if len(ciphertext)-Overhead <= subkeyFirstMax {
 		var sk subkey
@@ -221,4 +324,33 @@ func (x *xchacha20poly1305) Open(dst, nonce, ciphertext, additionalData []byte) 
 		return open(key, nonce, dst, ciphertext, additionalData, -1)
 	}
 	return open(x.get(), nonce, dst, ciphertext, additionalData, -1)
+}
+
+// sealChecks panics as Seal does on a nonce of the wrong size or a
+// plaintext too long for the 32-bit block counter. XChaCha20 has a 64-bit
+// counter in principle, but the construction reuses ChaCha20-Poly1305 and
+// inherits its limit, as x/crypto does.
+func sealChecks(nonce []byte, nonceSize int, plaintext []byte) {
+	if len(nonce) != nonceSize {
+		panic("chacha20poly1305: bad nonce length passed to Seal")
+	}
+	if uint64(len(plaintext)) > maxPlaintext {
+		panic("chacha20poly1305: plaintext too large")
+	}
+}
+
+// openChecks panics as Open does on a nonce of the wrong size or a
+// ciphertext too long, and reports whether the ciphertext holds a tag (Open
+// fails without a panic if not).
+func openChecks(nonce []byte, nonceSize int, ciphertext []byte) bool {
+	if len(nonce) != nonceSize {
+		panic("chacha20poly1305: bad nonce length passed to Open")
+	}
+	if len(ciphertext) < Overhead {
+		return false
+	}
+	if uint64(len(ciphertext)) > maxCiphertext {
+		panic("chacha20poly1305: ciphertext too large")
+	}
+	return true
 }

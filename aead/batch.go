@@ -66,21 +66,31 @@ type Batch interface {
 	OpenBatch(msgs []Message) error
 }
 
-func (c *chacha20poly1305) SealBatch(msgs []Message)  { sealBatch(&c.key, NonceSize, msgs) }
-func (x *xchacha20poly1305) SealBatch(msgs []Message) { sealBatch(&x.key, NonceSizeX, msgs) }
+func (c *chacha20poly1305) SealBatch(msgs []Message)      { sealBatch(c.ref(), NonceSize, msgs) }
+func (x *xchacha20poly1305) SealBatch(msgs []Message)     { sealBatch(x.ref(), NonceSizeX, msgs) }
+func (z *zeroChaCha20Poly1305) SealBatch(msgs []Message)  { sealBatch(z.ref(), NonceSize, msgs) }
+func (z *zeroXChaCha20Poly1305) SealBatch(msgs []Message) { sealBatch(z.ref(), NonceSizeX, msgs) }
 
 func (c *chacha20poly1305) OpenBatch(msgs []Message) error {
-	return openBatch(&c.key, NonceSize, msgs)
+	return openBatch(c.ref(), NonceSize, msgs)
 }
 
 func (x *xchacha20poly1305) OpenBatch(msgs []Message) error {
-	return openBatch(&x.key, NonceSizeX, msgs)
+	return openBatch(x.ref(), NonceSizeX, msgs)
+}
+
+func (z *zeroChaCha20Poly1305) OpenBatch(msgs []Message) error {
+	return openBatch(z.ref(), NonceSize, msgs)
+}
+
+func (z *zeroXChaCha20Poly1305) OpenBatch(msgs []Message) error {
+	return openBatch(z.ref(), NonceSizeX, msgs)
 }
 
 // sealBatch seals the messages in order, as a loop of Seal calls: a
 // message Seal would panic on panics (naming its index) once the messages
 // before it are done. The lane groups, where they pay, are runLanes.
-func sealBatch(k *key, nonceSize int, msgs []Message) {
+func sealBatch(k keyRef, nonceSize int, msgs []Message) {
 	if batchLanes() {
 		runLanes(k, nonceSize, msgs, false)
 		return
@@ -95,7 +105,7 @@ func sealBatch(k *key, nonceSize int, msgs []Message) {
 }
 
 // openBatch is sealBatch for Open. It returns the first message's error.
-func openBatch(k *key, nonceSize int, msgs []Message) error {
+func openBatch(k keyRef, nonceSize int, msgs []Message) error {
 	if batchLanes() {
 		return runLanes(k, nonceSize, msgs, true)
 	}
@@ -119,7 +129,7 @@ func openBatch(k *key, nonceSize int, msgs []Message) error {
 
 // runLanes runs sealBatch (or openBatch) with lane groups, returning
 // Open's first error.
-func runLanes(k *key, nonceSize int, msgs []Message, opening bool) error {
+func runLanes(k keyRef, nonceSize int, msgs []Message, opening bool) error {
 	var g group
 	g.init(k, nonceSize, opening)
 	for i := range msgs {
@@ -246,7 +256,7 @@ func checkOverlap(dst []byte, n int, in, ad []byte) string {
 // the only order that can differ: the writes, and the long messages, come in
 // the messages' order.
 type group struct {
-	k       *key
+	k       keyRef
 	key     *[KeySize]byte // k's, once a message needs it
 	x       bool           // XChaCha20: each message has its own subkey
 	opening bool
@@ -283,7 +293,7 @@ func (s span) overlaps(b []byte) bool {
 	return len(b) > 0 && lo < s.hi && s.lo < lo+uintptr(len(b))
 }
 
-func (g *group) init(k *key, nonceSize int, opening bool) {
+func (g *group) init(k keyRef, nonceSize int, opening bool) {
 	g.k, g.opening = k, opening
 	g.x = nonceSize == NonceSizeX
 }

@@ -28,11 +28,11 @@ func NewXWithRandomNonce(key []byte) (cipher.AEAD, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &randomNonce{x.(*xchacha20poly1305)}, nil
+	return &randomNonce{x.(interface{ ref() keyRef }).ref()}, nil
 }
 
 type randomNonce struct {
-	x *xchacha20poly1305
+	k keyRef // NewX's AEAD's
 }
 
 // randomOverhead is what Seal adds to a plaintext: the nonce and the tag.
@@ -40,7 +40,7 @@ const randomOverhead = NonceSizeX + Overhead
 
 func (*randomNonce) NonceSize() int { return 0 }
 func (*randomNonce) Overhead() int  { return randomOverhead }
-func (r *randomNonce) Wipe()        { r.x.Wipe() }
+func (r *randomNonce) Wipe()        { r.k.wipe() }
 
 func (r *randomNonce) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 	if len(nonce) != 0 {
@@ -56,7 +56,7 @@ func (r *randomNonce) Seal(dst, nonce, plaintext, additionalData []byte) []byte 
 	if alias.AnyOverlap(out, additionalData) {
 		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
 	}
-	key := r.x.get()
+	key := r.k.get()
 	// Sealing in place (dst = plaintext[:0]) puts the ciphertext one
 	// nonce further on than the plaintext: move the plaintext there first,
 	// as crypto/cipher's GCM with random nonces does.
@@ -86,7 +86,7 @@ func (r *randomNonce) Open(dst, nonce, ciphertext, additionalData []byte) ([]byt
 	if alias.AnyOverlap(out, additionalData) {
 		panic("chacha20poly1305: invalid buffer overlap of output and additional data")
 	}
-	key := r.x.get()
+	key := r.k.get()
 	n := ciphertext[:NonceSizeX]
 	ciphertext = ciphertext[NonceSizeX:]
 	// Opening in place (dst = ciphertext[:0]) puts the plaintext one nonce

@@ -116,7 +116,7 @@ func TestRandomNonceAllocsAndWipe(t *testing.T) {
 	checkNoAllocs(t, r)
 	pt := make([]byte, 1000)
 	r.Wipe()
-	if !isZero(r.x.k[:]) {
+	if !isZero(r.k.k.bytes()[:]) {
 		t.Error("key memory after Wipe")
 	}
 	defer func() {

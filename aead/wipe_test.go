@@ -3,6 +3,8 @@ package aead
 import (
 	"bytes"
 	"crypto/cipher"
+	"fmt"
+	"reflect"
 	"testing"
 
 	xchacha "golang.org/x/crypto/chacha20poly1305"
@@ -17,14 +19,11 @@ func testKey() []byte {
 }
 
 func keyOf(t *testing.T, a any) *[KeySize]byte {
-	switch a := a.(type) {
-	case *chacha20poly1305:
-		return &a.k
-	case *xchacha20poly1305:
-		return &a.k
+	r, ok := a.(interface{ ref() keyRef })
+	if !ok {
+		t.Fatalf("unexpected type %T", a)
 	}
-	t.Fatalf("unexpected type %T", a)
-	return nil
+	return r.ref().k.bytes()
 }
 
 func isZero(b []byte) bool { return bytes.Equal(b, make([]byte, len(b))) }
@@ -75,17 +74,20 @@ func TestWipe(t *testing.T) {
 	}
 }
 
+// constructors pairs each constructor with x/crypto's.
+var constructors = []struct {
+	name       string
+	ours, xref func([]byte) (cipher.AEAD, error)
+}{
+	{"New", New, xchacha.New},
+	{"NewX", NewX, xchacha.NewX},
+}
+
 // TestConstructorAllocs checks that New and NewX allocate no more than
 // x/crypto's.
 func TestConstructorAllocs(t *testing.T) {
 	key := testKey()
-	for _, c := range []struct {
-		name       string
-		ours, xref func([]byte) (cipher.AEAD, error)
-	}{
-		{"New", New, xchacha.New},
-		{"NewX", NewX, xchacha.NewX},
-	} {
+	for _, c := range constructors {
 		ours := testing.AllocsPerRun(100, func() { sink = must(c.ours(key)) })
 		theirs := testing.AllocsPerRun(100, func() { sink = must(c.xref(key)) })
 		if ours > theirs {
@@ -123,5 +125,83 @@ func checkNoAllocs(t *testing.T, a cipher.AEAD) {
 	}
 	if n := testing.AllocsPerRun(20, func() { a.Open(buf[:0], nonce, ct, nil) }); n != 0 {
 		t.Errorf("%T Open: %v allocations", a, n)
+	}
+}
+
+// TestZeroKey checks the AEADs made from the all-zero key, which x/crypto
+// accepts: their all-zero key must not read as wiped until Wipe runs, in
+// Seal, Open and the batches; keys with some zero words are ordinary keys.
+func TestZeroKey(t *testing.T) {
+	keys := map[string][]byte{"zero": make([]byte, KeySize)}
+	for _, w := range []int{0, 1, 2, 3} {
+		k := make([]byte, KeySize)
+		k[w*8+7] = 0x80 // one bit set, in word w
+		keys[fmt.Sprintf("bit in word %d", w)] = k
+	}
+	for name, key := range keys {
+		for _, c := range constructors {
+			t.Run(name+"/"+c.name, func(t *testing.T) {
+				ours, theirs := must(c.ours(key)), must(c.xref(key))
+				nonce := make([]byte, ours.NonceSize())
+				var msgs []Message
+				for _, n := range []int{0, 1, 64, 300, 1100} {
+					pt := make([]byte, n)
+					want := theirs.Seal(nil, nonce, pt, []byte("ad"))
+					if got := ours.Seal(nil, nonce, pt, []byte("ad")); !bytes.Equal(got, want) {
+						t.Fatalf("Seal of %d bytes differs from x/crypto's", n)
+					}
+					if _, err := ours.Open(nil, nonce, want, []byte("ad")); err != nil {
+						t.Fatalf("Open of %d bytes: %v", n, err)
+					}
+					msgs = append(msgs, Message{Nonce: nonce, Text: want, AdditionalData: []byte("ad")})
+				}
+				if err := ours.(Batch).OpenBatch(msgs); err != nil {
+					t.Fatalf("OpenBatch: %v", err)
+				}
+				ours.(Wiper).Wipe()
+				if k := keyOf(t, ours); !isZero(k[:]) {
+					t.Errorf("key memory after Wipe: %x", k[:])
+				}
+				for what, f := range map[string]func(){
+					"Seal":      func() { ours.Seal(nil, nonce, nil, nil) },
+					"Open":      func() { ours.Open(nil, nonce, make([]byte, 16), nil) },
+					"SealBatch": func() { ours.(Batch).SealBatch(msgs[:1]) },
+				} {
+					func() {
+						defer func() {
+							if r := recover(); r != "chacha20poly1305: use of an AEAD after Wipe" {
+								t.Errorf("%s after Wipe: panic %v", what, r)
+							}
+						}()
+						f()
+					}()
+				}
+			})
+		}
+	}
+	r := must(NewXWithRandomNonce(make([]byte, KeySize)))
+	ct := r.Seal(nil, nil, []byte("x"), nil)
+	if pt, err := must(xchacha.NewX(make([]byte, KeySize))).Open(nil, ct[:NonceSizeX], ct[NonceSizeX:], nil); err != nil || string(pt) != "x" {
+		t.Errorf("NewXWithRandomNonce with the zero key: %q, %v", pt, err)
+	}
+	r.(Wiper).Wipe()
+	defer func() {
+		if p := recover(); p != "chacha20poly1305: use of an AEAD after Wipe" {
+			t.Errorf("NewXWithRandomNonce Seal after Wipe: panic %v", p)
+		}
+	}()
+	r.Seal(nil, nil, nil, nil)
+}
+
+// TestAEADSize checks that the AEAD objects are no bigger than x/crypto's,
+// which keeps New's allocation in the same size class.
+func TestAEADSize(t *testing.T) {
+	key := testKey()
+	for _, c := range constructors {
+		ours := reflect.TypeOf(must(c.ours(key))).Elem().Size()
+		theirs := reflect.TypeOf(must(c.xref(key))).Elem().Size()
+		if ours > theirs {
+			t.Errorf("%s: %d-byte object, x/crypto's is %d", c.name, ours, theirs)
+		}
 	}
 }
