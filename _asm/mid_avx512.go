@@ -63,9 +63,10 @@ import (
 //     whole blocks is written before the comparison: on 0 the caller clears
 //     dst.
 //
-// s.Counter advances by 17 + the blocks of batch 2. Open in place (dst ==
-// src) is refused by the caller: batch 1 overwrites the ciphertext that the
-// MAC reads during batch 2.
+// s.Counter advances by 17 + the blocks of batch 2. An Open in place (dst
+// == src) first copies the ciphertext to the frame and reads it there
+// (midCopyInPlace): batch 1 overwrites the ciphertext that the MAC reads
+// during batch 2.
 //
 // midSmallAVX512 (449..1024 bytes) is the same kernel with a smaller batch
 // 1: transposedVL8's 8-lane ymm batch (midBatch1VL8), lane 0 the Poly1305
@@ -84,7 +85,8 @@ import (
 // steps, s, r^8 and the lane powers as five 64-byte vectors each (VPMADD52
 // reads them from memory: batch 2 leaves only Z16-Z31 to the MAC), the
 // tag read on entry, the lengths block, the padded partial blocks (ad;
-// the message's ciphertext and an Open's plaintext), counts and pointers.
+// the message's ciphertext and an Open's plaintext), counts and pointers,
+// and room for the ciphertext of an Open in place.
 // The key-derived slots and the plaintext are wiped before returning.
 
 const signatureMid512 = "func(s *[12]uint32, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)"
@@ -104,6 +106,7 @@ type midFrame struct {
 	adBuf            Mem // the additional data's partial last block, zero-padded
 	ctTail, ptTail   Mem // the partial last block's ciphertext (zero-padded) and an Open's plaintext
 	r8, pw           Mem // r^8 everywhere, the lane powers: 5 x 64 bytes each
+	ctCopy           Mem // an Open in place's ciphertext (midCopyInPlace)
 
 	off2      int // batch 2's first byte: 64 x batch 1's message blocks
 	sealSteps int // the IFMA steps a Seal merges into batch 2 (they MAC dst[0:off2])
@@ -162,6 +165,43 @@ func genMidAVX512() {
 	})
 }
 
+// midCopyInPlace makes an Open in place (dst == src; RBX = open) read a
+// copy of its ciphertext in the frame: batch 1 writes its plaintext where
+// the MAC reads the ciphertext after it. WireGuard and QUIC open packets in
+// place. The copy (whole 64-byte chunks, the last partial one through a
+// byte mask) holds only ciphertext; src and mac in the frame then point at
+// it.
+func midCopyInPlace(f midFrame) {
+	Comment("An Open in place reads a copy of its ciphertext in the frame (batch 1",
+		"writes its plaintext where the MAC reads the ciphertext after it).")
+	TESTQ(RBX, RBX)
+	JZ(LabelRef("mid_copy_done"))
+	CMPQ(rSrc, rDst)
+	JNE(LabelRef("mid_copy_done"))
+	Load(Param("src").Len(), RCX)
+	MOVQ(RCX, RDX)
+	SHRQ(U8(6), RCX)
+	LEAQ(f.ctCopy, R8)
+	MOVQ(R8, f.hy.src)
+	MOVQ(R8, f.mac)
+	MOVQ(rSrc, R9)
+	Label("mid_copy")
+	VMOVDQU64(Mem{Base: R9}, Z0)
+	VMOVDQU64(Z0, Mem{Base: R8})
+	ADDQ(U8(64), R9)
+	ADDQ(U8(64), R8)
+	DECQ(RCX)
+	JNZ(LabelRef("mid_copy"))
+	ANDQ(U8(63), RDX)
+	JZ(LabelRef("mid_copy_tail_done"))
+	byteMask(RDX, R10, K1)
+	VMOVDQU8_Z(Mem{Base: R9}, K1, Z0)
+	VMOVDQU8(Z0, K1, Mem{Base: R8})
+	Label("mid_copy_tail_done")
+	MOVQ(f.hy.src, rSrc)
+	Label("mid_copy_done")
+}
+
 func genMidAVX512Variant(v midVariant) {
 	TEXT(v.name, 0, signatureMid512)
 	Doc(v.doc...)
@@ -176,7 +216,8 @@ func genMidAVX512Variant(v midVariant) {
 		sKey: AllocLocal(16), tagIn: AllocLocal(16), lens: AllocLocal(16), adBuf: AllocLocal(16),
 		ctTail: AllocLocal(64), ptTail: AllocLocal(64),
 		r8: AllocLocal(5 * 64), pw: AllocLocal(5 * 64),
-		off2: 64 * v.b1, sealSteps: v.sealSteps,
+		ctCopy: AllocLocal(map[int]int{7: 1024, 16: 2048}[v.b1]), // the longest message, rounded up
+		off2:   64 * v.b1, sealSteps: v.sealSteps,
 	}
 	vec := func(m Mem, i int) Mem { return m.Offset(64 * i) }
 
@@ -203,6 +244,7 @@ func genMidAVX512Variant(v midVariant) {
 	TESTQ(RBX, RBX)
 	CMOVQNE(rSrc, RCX)
 	MOVQ(RCX, f.mac)
+	midCopyInPlace(f)
 	Comment("The whole blocks' 16-byte blocks: the first len/16 mod 8 (lead) one at",
 		"a time on the integer units, the rest in IFMA steps of eight from macV =",
 		fmt.Sprintf("mac + 16·lead: %s during batch 2's rounds, extra = len/128 - %d after.",

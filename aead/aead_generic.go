@@ -36,7 +36,7 @@ func seal(key *[KeySize]byte, nonce []byte, dst, plaintext, ad []byte, at int) [
 		panicAt("chacha20poly1305: invalid buffer overlap of output and additional data", at)
 	}
 
-	if k := pick(len(plaintext), len(ad), false, false); k != aeadasm.None {
+	if k := pick(len(plaintext), len(ad), false); k != aeadasm.None {
 		aeadasm.Seal(k, key, nonce, ciphertext, plaintext, ad, (*[Overhead]byte)(tag))
 		return ret
 	}
@@ -84,8 +84,7 @@ func open(key *[KeySize]byte, nonce []byte, dst, ciphertext, ad []byte, at int) 
 		panicAt("chacha20poly1305: invalid buffer overlap of output and additional data", at)
 	}
 
-	inPlace := len(out) > 0 && &out[0] == &ciphertext[0]
-	if k := pick(len(ciphertext), len(ad), true, inPlace); k != aeadasm.None {
+	if k := pick(len(ciphertext), len(ad), true); k != aeadasm.None {
 		if !aeadasm.Open(k, key, nonce, out, ciphertext, ad, (*[Overhead]byte)(tag)) {
 			return nil, errOpen
 		}

@@ -125,7 +125,7 @@ func TestStitchedRuns(t *testing.T) {
 	cryptotest.Run(t, "aead", func(t *testing.T) {
 		on := impl.Preferred("aead") != impl.Portable
 		forced := defaultsForced()
-		if got := stitched(pick(16384, 0, true, false)); got != (on && !forced) {
+		if got := stitched(pick(16384, 0, true)); got != (on && !forced) {
 			t.Fatalf("stitched loop used: %v, want %v", got, on && !forced)
 		}
 		if on && forced {
@@ -137,14 +137,14 @@ func TestStitchedRuns(t *testing.T) {
 				for _, i := range impl.List(pkg) {
 					if i.Available && i.Name != impl.Preferred(pkg) {
 						impl.Select(pkg, i.Name)
-						if stitched(pick(16384, 0, true, false)) {
+						if stitched(pick(16384, 0, true)) {
 							t.Errorf("%s forced to %s: the stitched loop still runs", pkg, i.Name)
 						}
 						impl.Reset(pkg)
 					}
 				}
 				impl.Select(pkg, impl.Portable)
-				if stitched(pick(16384, 0, true, false)) {
+				if stitched(pick(16384, 0, true)) {
 					t.Errorf("%s forced to Go: the stitched loop still runs", pkg)
 				}
 				impl.Reset(pkg)

@@ -181,27 +181,24 @@ func TestMidAVX512Runs(t *testing.T) {
 	for _, n := range []int{448, 449, 500, 960, 961, 1024, 1025, aeadasm.MidAVX512Min, 1350, aeadasm.MidAVX512Max, aeadasm.MidAVX512Max + 1} {
 		// 961..1024: the kernel takes them, the route declines (slower there).
 		want := mid && (n >= 449 && n <= 960 || n >= 1025 && n <= 2047)
-		if got := pick(n, 0, false, false) == aeadasm.MidAVX512; got != want {
+		if got := pick(n, 0, false) == aeadasm.MidAVX512; got != want {
 			t.Errorf("len %d: Seal takes the mid path: %v, want %v", n, got, want)
 		}
-		if got := pick(n, 0, true, false) == aeadasm.MidAVX512; got != want {
+		if got := pick(n, 0, true) == aeadasm.MidAVX512; got != want {
 			t.Errorf("len %d: Open takes the mid path: %v, want %v", n, got, want)
-		}
-		if pick(n, 0, true, true) == aeadasm.MidAVX512 {
-			t.Errorf("len %d: Open in place takes the mid path", n)
 		}
 	}
 	// The additional data the path takes: 256 bytes up to 1024-byte
 	// messages, 512 above.
 	for _, c := range []struct{ n, ad int }{{500, 256}, {500, 257}, {960, 256}, {960, 257}, {1025, 512}, {1025, 513}} {
 		want := mid && c.ad <= 256 || mid && c.n > 1024 && c.ad <= 512
-		if got := pick(c.n, c.ad, false, false) == aeadasm.MidAVX512; got != want {
+		if got := pick(c.n, c.ad, false) == aeadasm.MidAVX512; got != want {
 			t.Errorf("len %d, ad %d: Seal takes the mid path: %v, want %v", c.n, c.ad, got, want)
 		}
 	}
 	for _, pkg := range []string{"chacha20", "poly1305"} {
 		impl.Select(pkg, impl.Portable)
-		if pick(1350, 0, false, false) != aeadasm.None {
+		if pick(1350, 0, false) != aeadasm.None {
 			t.Errorf("%s forced to Go: a kernel still runs", pkg)
 		}
 		impl.Reset(pkg)

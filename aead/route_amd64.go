@@ -11,11 +11,10 @@ import (
 
 // pick is the route table of amd64: the kernel of internal/aeadasm that
 // seals or opens an n-byte message with adLen bytes of additional data, or
-// aeadasm.None for the portable passes of seal and open. inPlace reports
-// an Open whose plaintext overwrites its ciphertext. Each threshold was
+// aeadasm.None for the portable passes of seal and open. Each threshold was
 // measured against its neighbours (bench/README.md, "ChaCha20-Poly1305 by
 // message length"); the kernels' own limits are aeadasm's constants.
-func pick(n, adLen int, open, inPlace bool) aeadasm.Kernel {
+func pick(n, adLen int, open bool) aeadasm.Kernel {
 	k := aeadasm.Available()
 	avx512 := k.Has(aeadasm.StitchedAVX512) // else the AVX2 families, if any
 	switch {
@@ -45,8 +44,9 @@ func pick(n, adLen int, open, inPlace bool) aeadasm.Kernel {
 	// to 960 bytes (961..1024 put 9 blocks in batch 2's 16 lanes) with at
 	// most 256 bytes of additional data (the integer steps of longer
 	// additional data are not hidden behind batch 1's 8 lanes), and from
-	// 1025 bytes with at most 512. Its Open needs distinct buffers.
-	case avx512 && k.Has(aeadasm.MidAVX512) && !(open && inPlace) &&
+	// 1025 bytes with at most 512. An Open in place reads a copy of the
+	// ciphertext that the kernel makes in its frame.
+	case avx512 && k.Has(aeadasm.MidAVX512) &&
 		(n <= 15*64 && adLen <= 256 || n > aeadasm.MidAVX512SmallMax && n <= aeadasm.MidAVX512Max && adLen <= 512):
 		return aeadasm.MidAVX512
 

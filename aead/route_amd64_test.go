@@ -137,7 +137,7 @@ func TestStitchedIFMARoutes(t *testing.T) {
 		stitchedIFMA = ifma
 		for _, n := range []int{1024, 1040, 2047, 2048, 2049, 3000, 3072, 4096 + 17, 8192 + 1023, 16384, 16384 + 5} {
 			for _, adLen := range []int{0, 13, 100} {
-				if k := pick(n, adLen, false, false); n >= 2048 && (k == aeadasm.StitchedIFMA) != ifma {
+				if k := pick(n, adLen, false); n >= 2048 && (k == aeadasm.StitchedIFMA) != ifma {
 					t.Fatalf("n=%d: stitchedIFMA %v routes to kernel %d", n, ifma, k)
 				}
 				ad := make([]byte, adLen)

@@ -16,8 +16,8 @@ import "github.com/chachakit/chachakit/internal/aeadasm"
 // batch past the short path's reach. The thresholds follow the loop's
 // structure and llvm-mca's estimates of its main loop, not hardware
 // timings (bench/README.md, "arm64: ChaCha20-Poly1305"), and are the same
-// for both kernels. inPlace does not matter here.
-func pick(n, adLen int, open, inPlace bool) aeadasm.Kernel {
+// for both kernels.
+func pick(n, adLen int, open bool) aeadasm.Kernel {
 	set := aeadasm.Available()
 	k := aeadasm.SVE2Stitched
 	switch {

@@ -59,12 +59,12 @@ func TestPickARM64(t *testing.T) {
 				{shortMax + 1, true, k},
 				{16384, true, k},
 			} {
-				if got := pick(c.n, 13, c.open, false); got != c.want {
+				if got := pick(c.n, 13, c.open); got != c.want {
 					t.Errorf("pick(%d, open %v) = %v, want %v", c.n, c.open, got, c.want)
 				}
 			}
 			impl.Select("aead", impl.Portable)
-			if pick(16384, 0, false, false) != aeadasm.None {
+			if pick(16384, 0, false) != aeadasm.None {
 				t.Error("aead=Go: the stitched loop still runs")
 			}
 		})

@@ -102,7 +102,7 @@ func Seal(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]b
 // no overlap; it may start where tag does) holds the plaintext. If it is
 // not, dst is all zeros. The small kernels write nothing before the tags
 // compare equal; the others decrypt all or part of the message in the pass
-// that MACs it (MidAVX512 requires dst not to overlap src).
+// that MACs it.
 func Open(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte) bool {
 	check(len(dst), len(src), nonce)
 	var ok bool

@@ -48,7 +48,7 @@ GLOBL rowLanes<>(SB), RODATA|NOPTR, $64
 
 // func midAVX512(s *[12]uint32, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512IFMA, AVX512VL, BMI2, CMOV
-TEXT ·midAVX512(SB), $1032-104
+TEXT ·midAVX512(SB), $3080-104
 	// Arguments to the frame; n2 = whole blocks of batch 2, tailLen = the
 	// bytes of a partial last block; the ciphertext (mac) is src for an Open,
 	// dst for a Seal.
@@ -73,6 +73,39 @@ TEXT ·midAVX512(SB), $1032-104
 	CMOVQNE SI, CX
 	MOVQ    CX, 104(SP)
 
+	// An Open in place reads a copy of its ciphertext in the frame (batch 1
+	// writes its plaintext where the MAC reads the ciphertext after it).
+	TESTQ BX, BX
+	JZ    mid_copy_done
+	CMPQ  SI, DI
+	JNE   mid_copy_done
+	MOVQ  src_len+40(FP), CX
+	MOVQ  CX, DX
+	SHRQ  $0x06, CX
+	LEAQ  1032(SP), R8
+	MOVQ  R8, 8(SP)
+	MOVQ  R8, 104(SP)
+	MOVQ  SI, R9
+
+mid_copy:
+	VMOVDQU64  (R9), Z0
+	VMOVDQU64  Z0, (R8)
+	ADDQ       $0x40, R9
+	ADDQ       $0x40, R8
+	DECQ       CX
+	JNZ        mid_copy
+	ANDQ       $0x3f, DX
+	JZ         mid_copy_tail_done
+	MOVQ       $-1, R10
+	BZHIQ      DX, R10, R10
+	KMOVQ      R10, K1
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8   Z0, K1, (R8)
+
+mid_copy_tail_done:
+	MOVQ 8(SP), SI
+
+mid_copy_done:
 	// The whole blocks' 16-byte blocks: the first len/16 mod 8 (lead) one at
 	// a time on the integer units, the rest in IFMA steps of eight from macV =
 	// mac + 16·lead: seven during batch 2's rounds, extra = len/128 - 7 after.
@@ -10902,7 +10935,7 @@ mid_done:
 
 // func midSmallAVX512(s *[12]uint32, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512IFMA, AVX512VL, BMI2, CMOV
-TEXT ·midSmallAVX512(SB), $1032-104
+TEXT ·midSmallAVX512(SB), $2056-104
 	// Arguments to the frame; n2 = whole blocks of batch 2, tailLen = the
 	// bytes of a partial last block; the ciphertext (mac) is src for an Open,
 	// dst for a Seal.
@@ -10927,6 +10960,39 @@ TEXT ·midSmallAVX512(SB), $1032-104
 	CMOVQNE SI, CX
 	MOVQ    CX, 104(SP)
 
+	// An Open in place reads a copy of its ciphertext in the frame (batch 1
+	// writes its plaintext where the MAC reads the ciphertext after it).
+	TESTQ BX, BX
+	JZ    mid_copy_done
+	CMPQ  SI, DI
+	JNE   mid_copy_done
+	MOVQ  src_len+40(FP), CX
+	MOVQ  CX, DX
+	SHRQ  $0x06, CX
+	LEAQ  1032(SP), R8
+	MOVQ  R8, 8(SP)
+	MOVQ  R8, 104(SP)
+	MOVQ  SI, R9
+
+mid_copy:
+	VMOVDQU64  (R9), Z0
+	VMOVDQU64  Z0, (R8)
+	ADDQ       $0x40, R9
+	ADDQ       $0x40, R8
+	DECQ       CX
+	JNZ        mid_copy
+	ANDQ       $0x3f, DX
+	JZ         mid_copy_tail_done
+	MOVQ       $-1, R10
+	BZHIQ      DX, R10, R10
+	KMOVQ      R10, K1
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8   Z0, K1, (R8)
+
+mid_copy_tail_done:
+	MOVQ 8(SP), SI
+
+mid_copy_done:
 	// The whole blocks' 16-byte blocks: the first len/16 mod 8 (lead) one at
 	// a time on the integer units, the rest in IFMA steps of eight from macV =
 	// mac + 16·lead: three during batch 2's rounds, extra = len/128 - 3 after.
