@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/chachakit/chachakit/internal/cryptotest"
 	"golang.org/x/crypto/chacha20poly1305"
 )
 
@@ -20,12 +21,29 @@ import (
 func TestSmallAEAD(t *testing.T) {
 	for _, k := range smallKernels {
 		t.Run(smallKernelName[k], func(t *testing.T) {
-			if !SmallAEADAvailable(k) {
-				t.Skip("this CPU cannot run the kernel")
-			}
+			needSmall(t, k)
 			testSmallAEAD(t, k)
 		})
 	}
+}
+
+// needSmall skips a test of small kernel k on a CPU that cannot run it,
+// or fails it in strict mode unless CHACHAKIT_ABSENT names the aead
+// implementation the kernel belongs to (AVX512Stitched, or AVX2Stitched
+// for SmallAVX2).
+func needSmall(t *testing.T, k Kernel) {
+	t.Helper()
+	if SmallAEADAvailable(k) {
+		return
+	}
+	name := "AVX512Stitched"
+	if k == SmallAVX2 {
+		name = "AVX2Stitched"
+	}
+	if cryptotest.Strict() && !cryptotest.AbsentAllowed("aead", name) {
+		t.Fatalf("%s is not available on this CPU, and CHACHAKIT_STRICT=1 expects it to run", smallKernelName[k])
+	}
+	t.Skip("this CPU cannot run the kernel")
 }
 
 func testSmallAEAD(t *testing.T, k Kernel) {
