@@ -86,6 +86,7 @@ func opNamed(name string) operation {
 
 func BenchmarkSeal(b *testing.B)         { benchOp(b, opNamed("Seal")) }
 func BenchmarkOpen(b *testing.B)         { benchOp(b, opNamed("Open")) }
+func BenchmarkOpenInPlace(b *testing.B)  { benchOp(b, opNamed("OpenInPlace")) }
 func BenchmarkSealX(b *testing.B)        { benchOp(b, opNamed("SealX")) }
 func BenchmarkXORKeyStream(b *testing.B) { benchOp(b, opNamed("XORKeyStream")) }
 

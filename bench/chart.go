@@ -56,7 +56,7 @@ const (
 
 // The colour of each operation and the dash pattern of each library.
 var (
-	opColors  = map[string]string{"Seal": "#1f77b4", "Open": "#2ca02c", "SealX": "#9467bd", "XORKeyStream": "#d62728"}
+	opColors  = map[string]string{"Seal": "#1f77b4", "Open": "#2ca02c", "OpenInPlace": "#17becf", "SealX": "#9467bd", "XORKeyStream": "#d62728"}
 	libDashes = map[string]string{"chachakit": "", "x/crypto": "7 4", "OpenSSL": "2 3"}
 )
 

@@ -18,8 +18,8 @@
 //     (ChaCha20-Poly1305), run under the default choice and again under each
 //     available implementation. The program exits with status 1 if any of
 //     them fails, before measuring anything;
-//  4. a throughput table: Seal and Open (ChaCha20-Poly1305), SealX
-//     (XChaCha20-Poly1305 Seal) and XORKeyStream (chacha20, in place) at 64,
+//  4. a throughput table: Seal, Open and Open in place (ChaCha20-Poly1305),
+//     SealX (XChaCha20-Poly1305 Seal) and XORKeyStream (chacha20, in place) at 64,
 //     1350 and 16384 bytes, chachakit and x/crypto side by side, and their
 //     ratio (chachakit/x-crypto; above 1 means chachakit is faster). AEAD
 //     calls have 13 bytes of additional data. MB/s is 10^6 bytes per second;
@@ -71,7 +71,7 @@
 // # Comparing with benchstat
 //
 // The same benchmarks exist as Go benchmarks in bench_test.go, named
-// BenchmarkOp/lib=L/size=N (Op is Seal, Open, SealX or XORKeyStream; N is
+// BenchmarkOp/lib=L/size=N (Op is Seal, Open, OpenInPlace, SealX or XORKeyStream; N is
 // 64, 1350, 8192 or 16384), where L is xcrypto, chachakit (the default
 // dispatch) or chachakit-Name: chachakit with the chacha20 implementation
 // Name forced, for each one this CPU can run, chachakit-Go included (these
