@@ -63,6 +63,18 @@ func cpuDetails() map[string]string {
 		b = "in the SSSE3 code's xmm registers, and a cipher's first call takes one block"
 		z2 = "xmm registers for five (SSSE3's 4-lane batch and a row), an 8-lane ymm batch for six to eight"
 	}
+	short := ", the short path above them up to 448 bytes"
+	if r.SmallMax >= 448 {
+		short = ""
+	}
+	mid := "no mid-size kernel"
+	switch set := aeadasm.Available(); {
+	case set.Has(aeadasm.MidAVX512):
+		mid = fmt.Sprintf("%d-960 bytes (additional data up to 256) and %d-%d (up to 512): the mid-size kernel, two keystream batches and the MAC in IFMA lanes in one call (an Open in place through a copy of the ciphertext)",
+			aeadasm.MidAVX512Min, aeadasm.MidAVX512SmallMax+1, aeadasm.MidAVX512Max)
+	case set.Has(aeadasm.MidAVX2):
+		mid = "from 449 bytes: the mid-size AVX2 kernel for every Seal and for Opens below 8 KiB, except those 0-63 bytes past a multiple of 1 KiB from 1 KiB on"
+	}
 	mac := "Poly1305 of the separate passes: the widest vector path"
 	if m := cpuid.X86Poly1305For(c).AVX2Min; m > 0 {
 		mac = fmt.Sprintf("Poly1305 of the separate passes: AVX2 lanes from %d bytes, the integer units below", m)
@@ -78,8 +90,8 @@ func cpuDetails() map[string]string {
 	return map[string]string{
 		"cpuid": fmt.Sprintf("%s family %#x model %#x stepping %d, AMX %v", x.Vendor, x.Family, x.Model, x.Stepping, x.AMX),
 		"core":  c.String(),
-		"route": off + fmt.Sprintf("AEAD small kernels up to %d bytes with %s rounds%s, the short path above; three or four keystream blocks in %s, five to eight in %s; long messages: the stitched loop with the MAC %s; XChaCha20's subkey %s; a lone keystream block %s; %s (the core's rows of internal/cpuid's X86AEADFor, X86ChaCha20For and X86Poly1305For)",
-			r.SmallMax, rounds, ks, y, z2,
+		"route": off + fmt.Sprintf("AEAD small kernels up to %d bytes with %s rounds%s%s; %s; three or four keystream blocks in %s, five to eight in %s; long messages: the stitched loop with the MAC %s; XChaCha20's subkey %s; a lone keystream block %s; %s (the core's rows of internal/cpuid's X86AEADFor, X86ChaCha20For and X86Poly1305For)",
+			r.SmallMax, rounds, ks, short, mid, y, z2,
 			map[bool]string{false: "on the integer units", true: "in IFMA lanes from 8 KiB"}[r.LoopIFMA], h, b, mac),
 	}
 }
