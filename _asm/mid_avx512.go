@@ -294,7 +294,12 @@ func genMidAVX512Variant(v midVariant) {
 			"runs in the same rounds as batch 1 (midMergedRows); the MAC after.")
 		CMPQ(f.total2, U8(4))
 		JA(LabelRef("mids_batch1"))
-		midMergedRows(f)
+		CMPQ(f.total2, U8(2))
+		JA(LabelRef("mids_rows_z"))
+		midMergedRows(f, false)
+		JMP(LabelRef("mids_batch1_done"))
+		Label("mids_rows_z")
+		midMergedRows(f, true)
 		JMP(LabelRef("mids_batch1_done"))
 		Label("mids_batch1")
 	}
@@ -604,7 +609,13 @@ func midBatch1VL8(f midFrame) {
 // Z25 with its inputs in Z26-Z29. Then batch 1's stores and r, s as
 // midBatch1VL8 leaves them, and batch 2's stores as midRows does them
 // (midTail for a partial block). s.Counter advances by 8 here.
-func midMergedRows(f midFrame) {
+//
+// With wide false (batch 2 has one or two blocks) the row set's rounds run
+// on its ymm halves, Y20-Y22, Y25 (which clear the upper halves): on cores
+// that split each 512-bit instruction in two (AMD Zen 4) they cost half, and
+// elsewhere the same; the adds and stores after stay 512 bits wide, on
+// lanes the stores then skip.
+func midMergedRows(f midFrame, wide bool) {
 	y := yreg
 	for w := 0; w < 16; w++ {
 		switch {
@@ -633,7 +644,11 @@ func midMergedRows(f midFrame) {
 		VMOVDQA64(in[i], q[i])
 	}
 	var vops, rops []func()
-	qs := []quad{q}
+	qr := q // the row set's registers in the rounds
+	if !wide {
+		qr = quad{Y20, Y21, Y22, Y25}
+	}
+	qs := []quad{qr}
 	for i := 0; i < 10; i++ {
 		l := new(wordLocs)
 		for w := range l {
@@ -643,14 +658,14 @@ func midMergedRows(f midFrame) {
 		vops = append(vops, l.qrOps(diagonals[:])...)
 		rops = append(rops, rowQROps(qs)...)
 		rops = append(rops,
-			func() { VPSHUFD(U8(0x93), q[0], q[0]) },
-			func() { VPSHUFD(U8(0x39), q[2], q[2]) },
-			func() { VPSHUFD(U8(0x4e), q[3], q[3]) })
+			func() { VPSHUFD(U8(0x93), qr[0], qr[0]) },
+			func() { VPSHUFD(U8(0x39), qr[2], qr[2]) },
+			func() { VPSHUFD(U8(0x4e), qr[3], qr[3]) })
 		rops = append(rops, rowQROps(qs)...)
 		rops = append(rops,
-			func() { VPSHUFD(U8(0x39), q[0], q[0]) },
-			func() { VPSHUFD(U8(0x93), q[2], q[2]) },
-			func() { VPSHUFD(U8(0x4e), q[3], q[3]) })
+			func() { VPSHUFD(U8(0x39), qr[0], qr[0]) },
+			func() { VPSHUFD(U8(0x93), qr[2], qr[2]) },
+			func() { VPSHUFD(U8(0x4e), qr[3], qr[3]) })
 	}
 	Comment("Ten double rounds of both batches (unrolled, merged).")
 	merge(vops, rops)
