@@ -409,18 +409,24 @@ func genMidAVX512Variant(v midVariant) {
 		}
 		return ops
 	}
+	rows := func(wide bool) func(f midFrame, mac []func(), open func(string)) {
+		return func(f midFrame, mac []func(), open func(string)) { midRows(f, mac, open, wide) }
+	}
 	layouts := []struct {
 		name  string
+		max   int // the most blocks of batch 2 it takes (the last: any)
 		steps int // an Open's merged IFMA steps: the fewest this layout has
 		emit  func(f midFrame, mac []func(), open func(string))
 	}{
-		{"mid_rows", v.openSteps[0], midRows},
-		{"mid_vl8", v.openSteps[1], midVL8},
-		{"mid_z16", v.openSteps[2], midZ16},
+		{"mid_rowsy", 2, v.openSteps[0], rows(false)},
+		{"mid_rows", 4, v.openSteps[0], rows(true)},
+		{"mid_vl8", 8, v.openSteps[1], midVL8},
+		{"mid_z16", 16, v.openSteps[2], midZ16},
 	}
 
 	Comment("Batch 2: blocks s.Counter+0 ...: up to four in the row layout (one",
-		"zmm register set, a block per 128-bit lane), up to eight in eight",
+		"zmm register set, a block per 128-bit lane; its ymm halves for one or",
+		"two), up to eight in eight",
 		"transposed ymm lanes, else in 16 zmm lanes; each for a Seal ("+stepWords[v.sealSteps],
 		fmt.Sprintf("IFMA steps merged into the rounds: they MAC dst[0:%d]) and for an", f.off2),
 		"Open (more: src is all there).")
@@ -434,7 +440,7 @@ func genMidAVX512Variant(v midVariant) {
 		ADDQ(U8(v.sealSteps-1), f.extra)
 		extraSteps("mids_mac", 1)
 		JMP(LabelRef("mid_rows_done"))
-		first = 1
+		first = 2
 	}
 	for i, l := range layouts {
 		if i < first {
@@ -444,7 +450,7 @@ func genMidAVX512Variant(v midVariant) {
 			Label(l.name)
 		}
 		if i < len(layouts)-1 {
-			CMPQ(f.total2, U8(4*(i+1)))
+			CMPQ(f.total2, U8(l.max))
 			JA(LabelRef(layouts[i+1].name))
 		}
 		CMPQ(f.open, U8(0))
@@ -756,10 +762,19 @@ func rowQROps(qs []quad) []func() {
 // with mac (the MAC operations, on Z16-Z31), then open (an Open's remaining
 // MAC steps), and the stores of the blocks asked for: block b of the batch
 // to dst + 1024 + 64·b while b < n2, block n2 to tail when tail is not nil.
-func midRows(f midFrame, mac []func(), open func(string)) {
+//
+// With wide false (one or two blocks) the rounds run on the registers' ymm
+// halves, as midMergedRows' do: half the cost on cores that split each
+// 512-bit instruction in two (AMD Zen 4), the same elsewhere.
+func midRows(f midFrame, mac []func(), open func(string), wide bool) {
 	q := quad{Z0, Z1, Z2, Z3}
-	qs := []quad{q}
-	const name = "mid_rows1"
+	qr := q // the rounds' registers
+	name := "mid_rows1"
+	if !wide {
+		qr = quad{Y0, Y1, Y2, Y3}
+		name = "mid_rows1y"
+	}
+	qs := []quad{qr}
 	VBROADCASTI32X4(sigma, Z8)
 	VBROADCASTI32X4(mem(rState, offKey), Z9)
 	VBROADCASTI32X4(mem(rState, offKey+16), Z10)
@@ -773,14 +788,14 @@ func midRows(f midFrame, mac []func(), open func(string)) {
 	for i := 0; i < 10; i++ {
 		vops = append(vops, rowQROps(qs)...)
 		vops = append(vops,
-			func() { VPSHUFD(U8(0x93), q[0], q[0]) },
-			func() { VPSHUFD(U8(0x39), q[2], q[2]) },
-			func() { VPSHUFD(U8(0x4e), q[3], q[3]) })
+			func() { VPSHUFD(U8(0x93), qr[0], qr[0]) },
+			func() { VPSHUFD(U8(0x39), qr[2], qr[2]) },
+			func() { VPSHUFD(U8(0x4e), qr[3], qr[3]) })
 		vops = append(vops, rowQROps(qs)...)
 		vops = append(vops,
-			func() { VPSHUFD(U8(0x39), q[0], q[0]) },
-			func() { VPSHUFD(U8(0x93), q[2], q[2]) },
-			func() { VPSHUFD(U8(0x4e), q[3], q[3]) })
+			func() { VPSHUFD(U8(0x39), qr[0], qr[0]) },
+			func() { VPSHUFD(U8(0x93), qr[2], qr[2]) },
+			func() { VPSHUFD(U8(0x4e), qr[3], qr[3]) })
 	}
 	Comment(fmt.Sprintf("Ten double rounds (unrolled), with the first %s IFMA steps of mac.", stepWords[f.sealSteps]))
 	merge(vops, mac)
