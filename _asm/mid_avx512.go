@@ -654,7 +654,6 @@ func midMergedRows(f midFrame, wide bool) {
 	if !wide {
 		qr = quad{Y20, Y21, Y22, Y25}
 	}
-	qs := []quad{qr}
 	for i := 0; i < 10; i++ {
 		l := new(wordLocs)
 		for w := range l {
@@ -662,16 +661,7 @@ func midMergedRows(f midFrame, wide bool) {
 		}
 		vops = append(vops, l.qrOps(columns[:])...)
 		vops = append(vops, l.qrOps(diagonals[:])...)
-		rops = append(rops, rowQROps(qs)...)
-		rops = append(rops,
-			func() { VPSHUFD(U8(0x93), qr[0], qr[0]) },
-			func() { VPSHUFD(U8(0x39), qr[2], qr[2]) },
-			func() { VPSHUFD(U8(0x4e), qr[3], qr[3]) })
-		rops = append(rops, rowQROps(qs)...)
-		rops = append(rops,
-			func() { VPSHUFD(U8(0x39), qr[0], qr[0]) },
-			func() { VPSHUFD(U8(0x93), qr[2], qr[2]) },
-			func() { VPSHUFD(U8(0x4e), qr[3], qr[3]) })
+		rops = append(rops, rowDoubleRoundOps(qr)...)
 	}
 	Comment("Ten double rounds of both batches (unrolled, merged).")
 	merge(vops, rops)
@@ -736,6 +726,23 @@ func midVL8KeyAndStores(f midFrame) {
 	}
 }
 
+// rowDoubleRoundOps returns the operations of one double round on the row
+// set q: a column round, the rows rotated into diagonals, a diagonal round,
+// and the rows rotated back.
+func rowDoubleRoundOps(q quad) []func() {
+	qs := []quad{q}
+	ops := rowQROps(qs)
+	ops = append(ops,
+		func() { VPSHUFD(U8(0x93), q[0], q[0]) },
+		func() { VPSHUFD(U8(0x39), q[2], q[2]) },
+		func() { VPSHUFD(U8(0x4e), q[3], q[3]) })
+	ops = append(ops, rowQROps(qs)...)
+	return append(ops,
+		func() { VPSHUFD(U8(0x39), q[0], q[0]) },
+		func() { VPSHUFD(U8(0x93), q[2], q[2]) },
+		func() { VPSHUFD(U8(0x4e), q[3], q[3]) })
+}
+
 // rowQROps returns the operations of one quarter round on each quad (rows
 // a, b, c, d of a row set), interleaved as qrAVX512 emits them.
 func rowQROps(qs []quad) []func() {
@@ -774,7 +781,6 @@ func midRows(f midFrame, mac []func(), open func(string), wide bool) {
 		qr = quad{Y0, Y1, Y2, Y3}
 		name = "mid_rows1y"
 	}
-	qs := []quad{qr}
 	VBROADCASTI32X4(sigma, Z8)
 	VBROADCASTI32X4(mem(rState, offKey), Z9)
 	VBROADCASTI32X4(mem(rState, offKey+16), Z10)
@@ -786,16 +792,7 @@ func midRows(f midFrame, mac []func(), open func(string), wide bool) {
 	VMOVDQA64(Z11, q[3])
 	var vops []func()
 	for i := 0; i < 10; i++ {
-		vops = append(vops, rowQROps(qs)...)
-		vops = append(vops,
-			func() { VPSHUFD(U8(0x93), qr[0], qr[0]) },
-			func() { VPSHUFD(U8(0x39), qr[2], qr[2]) },
-			func() { VPSHUFD(U8(0x4e), qr[3], qr[3]) })
-		vops = append(vops, rowQROps(qs)...)
-		vops = append(vops,
-			func() { VPSHUFD(U8(0x39), qr[0], qr[0]) },
-			func() { VPSHUFD(U8(0x93), qr[2], qr[2]) },
-			func() { VPSHUFD(U8(0x4e), qr[3], qr[3]) })
+		vops = append(vops, rowDoubleRoundOps(qr)...)
 	}
 	Comment(fmt.Sprintf("Ten double rounds (unrolled), with the first %s IFMA steps of mac.", stepWords[f.sealSteps]))
 	merge(vops, mac)
