@@ -182,6 +182,10 @@ func TestMidAVX512Allocs(t *testing.T) {
 				t.Errorf("MidAVX512 (%d bytes, open %v): %v allocations", size, open, n)
 			}
 		}
+		// An Open in place (the kernel copies the ciphertext to its frame).
+		if n := testing.AllocsPerRun(10, func() { runMidAVX512(&s, src, src, ad, &tag, true) }); n != 0 {
+			t.Errorf("MidAVX512 (%d bytes, Open in place): %v allocations", size, n)
+		}
 	}
 }
 
