@@ -92,12 +92,14 @@ var (
 	rowStep4 Mem // {4,0,0,0} x4: second zmm row set
 	rol16    Mem // PSHUFB mask rotating each 32-bit lane left by 16
 	rol8     Mem // PSHUFB mask rotating each 32-bit lane left by 8
+	lanesCtr Mem // 0 in lanes 0-7, 1 in lanes 8-15: the batch kernels' counters
+	tagPerm  Mem // VPERMI2Q indexes interleaving eight tags' low and high halves
 )
 
 // The files this generator writes, one per -gen value: CPUID for package
 // cpuid, XORBytes of package xorbytes, the Poly1305 block functions of package poly1305, the keystream paths and HChaCha20 of
 // package chacha20core, and one file per family of the AEAD kernels of
-// package aeadasm. Each runs from the go:generate line of its package.
+// package aeadasm (lanesaead: the batch kernel). Each runs from the go:generate line of its package.
 var families = map[string]func(){
 	"cpuid":    genCPUID,
 	"xorbytes": genXORBytes,
@@ -122,6 +124,7 @@ var families = map[string]func(){
 	},
 	"midavx2":   func() { constants("sigma", "iota16", "rowLanes", "rowStep2", "rol16", "rol8", "midMask"); genMidAVX2() },
 	"midavx512": func() { constants("sigma", "iota16", "rowLanes"); genMidAVX512() },
+	"lanesaead": func() { constants("sigma", "lanesCtr", "tagPerm"); genLanesAEAD() },
 	"stitched": func() {
 		constants("sigma", "iota16", "rol16", "rol8")
 		genStitched()
@@ -130,7 +133,7 @@ var families = map[string]func(){
 	},
 }
 
-var gen = flag.String("gen", "", "the file to generate: cpuid, xorbytes, poly1305, chacha20, small, midavx2, midavx512 or stitched")
+var gen = flag.String("gen", "", "the file to generate: cpuid, xorbytes, poly1305, chacha20, small, midavx2, midavx512, lanesaead or stitched")
 
 func main() {
 	flag.Parse()
@@ -149,7 +152,8 @@ func main() {
 // rowStep2 and rowStep1, the counter offsets of the row batches; rol16 and
 // rol8, PSHUFB masks rotating each 32-bit lane left by 16 and 8; midMask, 64
 // bytes of 0xff then 64 zeros (the 64 bytes at 64-r mask a partial block of
-// r bytes).
+// r bytes); lanesCtr and tagPerm, the batch kernel's block counters and the
+// VPERMI2Q indexes that interleave its tags' halves.
 var tables = map[string]func(){
 	"sigma": func() {
 		for i, w := range []uint32{0x61707865, 0x3320646e, 0x79622d32, 0x6b206574} {
@@ -175,6 +179,16 @@ var tables = map[string]func(){
 	"rowStep4": func() { rowStep(4, 4) },
 	"rol16":    func() { rotMask(16) },
 	"rol8":     func() { rotMask(8) },
+	"lanesCtr": func() {
+		for i := 0; i < 16; i++ {
+			DATA(4*i, U32(uint32(i/8)))
+		}
+	},
+	"tagPerm": func() {
+		for i, v := range []uint64{0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15} {
+			DATA(8*i, U64(v))
+		}
+	},
 	"midMask": func() {
 		for i := 0; i < 128; i++ {
 			b := uint8(0)
@@ -213,6 +227,7 @@ func constants(names ...string) {
 	for name, m := range map[string]*Mem{
 		"sigma": &sigma, "iota16": &iota16, "rowLanes": &rowLanes, "rowStep2": &rowStep2,
 		"rowStep1": &rowStep1, "rowStep4": &rowStep4, "rol16": &rol16, "rol8": &rol8, "midMask": &midMask,
+		"lanesCtr": &lanesCtr, "tagPerm": &tagPerm,
 	} {
 		*m = NewDataAddr(NewStaticSymbol(name), 0)
 	}

@@ -2,6 +2,8 @@
 
 package aead
 
+import "github.com/chachakit/chachakit/internal/aeadasm"
+
 // laneMax on amd64: a key block and four blocks of text. Up to 256 bytes
 // three or more messages share a 16-lane AVX-512 pass (two 8-lane AVX2
 // passes) and the batch beats the loop of calls; from 320 bytes only two
@@ -13,3 +15,14 @@ const laneMax = 4 * 64
 // batchLoop makes the batches a loop of single calls on this core
 // (internal/cpuid's X86AEAD.BatchLoop).
 var batchLoop = x86AEAD().BatchLoop
+
+// batchKernel reports whether the groups give their ChaCha20-Poly1305
+// messages of up to 64 bytes (kernelMessage) to aeadasm's batch kernel:
+// eight messages' blocks in one 16-lane pass, their tags in IFMA lanes
+// and nothing of either in Go (AVX-512BW and IFMA).
+func batchKernel() bool { return aeadasm.Available().Has(aeadasm.LanesAVX512) }
+
+// kernelMin is the fewest messages a kernel call takes: its cost is about
+// that of three 64-byte Seals whatever the count (bench/README.md,
+// "Batches"), so a group with fewer gives them their own calls.
+const kernelMin = 3

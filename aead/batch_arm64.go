@@ -10,3 +10,8 @@ const laneMax = 2 * 64
 
 // batchLoop: no core here prefers the loop where the lanes are fast.
 const batchLoop = false
+
+// batchKernel: the batch kernel is amd64's.
+func batchKernel() bool { return false }
+
+const kernelMin = 1

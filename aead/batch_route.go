@@ -1,6 +1,9 @@
 package aead
 
-import "github.com/chachakit/chachakit/internal/chacha20core"
+import (
+	"github.com/chachakit/chachakit/internal/aeadasm"
+	"github.com/chachakit/chachakit/internal/chacha20core"
+)
 
 // batchLanes reports whether SealBatch and OpenBatch put short messages
 // side by side in LaneBlocks' lanes: where LaneBlocks has a vector path
@@ -14,3 +17,9 @@ func batchLanes() bool { return forceLanes || chacha20core.LaneBlocksFast() && !
 // group rather than its own seal or open call: up to laneMax bytes, which
 // each architecture sets where the lanes stop paying (batch_*.go).
 func laneMessage(n int) bool { return n <= laneMax }
+
+// kernelMessage reports whether a batch's message of n text bytes and adLen
+// bytes of additional data fits the batch kernel (batchKernel).
+func kernelMessage(n, adLen int) bool {
+	return n <= aeadasm.LanesTextMax && adLen <= aeadasm.LanesADMax
+}

@@ -41,7 +41,9 @@ func batchAEADs(t *testing.T, r *rand.Rand) []batchAEAD {
 	return []batchAEAD{{"ChaCha20Poly1305", c, rc}, {"XChaCha20Poly1305", x, rx}}
 }
 
-// eachLaneMode runs f with the batch's own choice and with forced lanes.
+// eachLaneMode runs f with the batch's own choice, with forced lanes, and
+// with forced lanes without the batch kernel (where it runs, the short
+// messages' lanes are otherwise not reached).
 func eachLaneMode(t *testing.T, f func(t *testing.T)) {
 	t.Run("default", f)
 	t.Run("lanes", func(t *testing.T) {
@@ -49,6 +51,13 @@ func eachLaneMode(t *testing.T, f func(t *testing.T)) {
 		defer func() { forceLanes = false }()
 		f(t)
 	})
+	if batchKernel() {
+		t.Run("lanes-no-kernel", func(t *testing.T) {
+			forceLanes, noKernel = true, true
+			defer func() { forceLanes, noKernel = false, false }()
+			f(t)
+		})
+	}
 }
 
 func randBuf(r *rand.Rand, n int) []byte {
@@ -61,7 +70,8 @@ func randBuf(r *rand.Rand, n int) []byte {
 
 // TestBatchLengths seals and opens every length 0..1100, shuffled into
 // batches of 1 to 130 messages, half of them in place, with additional
-// data of 0 to 40 bytes and with and without room in Dst.
+// data of 0 to 80 bytes (the batch kernel takes up to 64) and with and
+// without room in Dst.
 func TestBatchLengths(t *testing.T) {
 	lengths := make([]int, 1101)
 	for i := range lengths {
@@ -93,7 +103,7 @@ func testBatch(t *testing.T, r *rand.Rand, a batchAEAD, lengths []int) {
 		plain[i] = randBuf(r, n)
 		m.Nonce = randBuf(r, a.ours.NonceSize())
 		if r.IntN(3) > 0 {
-			m.AdditionalData = randBuf(r, r.IntN(41))
+			m.AdditionalData = randBuf(r, r.IntN(81))
 		}
 		prefix := randBuf(r, r.IntN(3))
 		want[i] = a.ref.Seal(bytes.Clone(prefix), m.Nonce, plain[i], m.AdditionalData)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chachakit/chachakit/aead"
 	"github.com/chachakit/chachakit/aead/tls13"
+	"github.com/chachakit/chachakit/internal/aeadasm"
 	"github.com/chachakit/chachakit/internal/chacha20core"
 	"github.com/chachakit/chachakit/internal/cpuid"
 	"github.com/chachakit/chachakit/internal/poly1305"
@@ -235,5 +236,10 @@ func batchPath() string {
 	if poly1305.LanesFast() {
 		tags = "tags eight at a time in AVX-512 IFMA lanes"
 	}
-	return "short messages (up to 256 bytes on amd64, 128 on arm64) in lane groups (up to 16 ChaCha20 blocks per LaneBlocks call), " + tags + "; longer ones in their own call"
+	kernel := ""
+	if aeadasm.Available().Has(aeadasm.LanesAVX512) {
+		kernel = fmt.Sprintf("ChaCha20-Poly1305 messages of up to %d bytes (additional data up to %d) in the batch kernel, %d per call (blocks in one 16-lane zmm batch, tags in IFMA lanes); other ",
+			aeadasm.LanesTextMax, aeadasm.LanesADMax, aeadasm.LanesMax)
+	}
+	return kernel + "short messages (up to 256 bytes on amd64, 128 on arm64) in lane groups (up to 16 ChaCha20 blocks per LaneBlocks call), " + tags + "; longer ones in their own call"
 }

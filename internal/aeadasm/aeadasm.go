@@ -5,7 +5,8 @@
 //
 // The aead package chooses a kernel for each message (its route_amd64.go
 // and route_arm64.go hold every threshold) and calls [Seal] or [Open]: that
-// is the one way into this package. On arm64 there is one loop in two
+// is the one way into this package for single messages (batches have
+// [SealLanes] and [OpenLanes]). On arm64 there is one loop in two
 // kernels (stitched_arm64.go, hand-written): [NEONBatch]-byte batches of 6
 // NEON keystream blocks with 24 Poly1305 blocks on the integer multiplier,
 // NEONStitched, and the same with SVE2's XAR for the rotations,
@@ -28,12 +29,19 @@
 //     ([StitchedIFMA], for the cores the route picks it for) 16 blocks with
 //     the MAC in AVX-512 IFMA lanes, for long messages.
 //
+// One more amd64 kernel is not a Seal or Open: [LanesAVX512]
+// (lanes_amd64.go), the batch kernel of aead.Batch, seals or opens up to
+// [LanesMax] short messages of one key in one call ([SealLanes],
+// [OpenLanes]): their key and text blocks in one 16-lane zmm batch, their
+// MACs in eight IFMA lanes.
+//
 // The Opens of the small family compare the tag before they write anything.
 // Those of the other three, and arm64's, write (part of) the plaintext in
 // the pass that MACs it and zero dst before they report a forged message.
 //
 // On other architectures and in purego builds the package is empty:
-// [Available] reports no kernel, and [Seal] and [Open] panic.
+// [Available] reports no kernel, and [Seal], [Open], [SealLanes] and
+// [OpenLanes] panic.
 package aeadasm
 
 // A Kernel names one assembly kernel (or None).
@@ -56,6 +64,9 @@ const (
 	StitchedAVX2
 	NEONStitched // arm64
 	SVE2Stitched // arm64 with SVE2
+	// LanesAVX512 is the batch kernel (SealLanes, OpenLanes): up to
+	// LanesMax short messages in one call, not a Seal or Open kernel.
+	LanesAVX512
 )
 
 // A Set is the kernels that can run, one bit per Kernel.

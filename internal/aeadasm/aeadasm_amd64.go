@@ -52,7 +52,7 @@ func Available() Set {
 		if hasBW {
 			s |= 1<<SmallAVX512 | 1<<SmallProldAVX512 | 1<<SmallKeyScalarAVX512
 			if hasIFMA {
-				s |= 1 << MidAVX512
+				s |= 1<<MidAVX512 | 1<<LanesAVX512
 			}
 		}
 	}

@@ -19,13 +19,18 @@ import (
 // the portable code: the keystream against xorBlocksGeneric, the tag
 // against poly1305.SumAEAD of the ciphertext under the reference key block.
 
-func needMidAVX512(t *testing.T) {
+func needMidAVX512(t *testing.T) { t.Helper(); needMidCPU(t, "MidAVX512") }
+
+// needMidCPU skips a test of kernel (MidAVX512, or one with the same needs)
+// where the CPU lacks what MidAVX512 needs, and fails it there in strict
+// mode unless CHACHAKIT_ABSENT names aead/AVX512Stitched.
+func needMidCPU(t *testing.T, kernel string) {
 	t.Helper()
 	if !MidAVX512Available() {
 		if cryptotest.Strict() && !slices.Contains(strings.Split(os.Getenv("CHACHAKIT_ABSENT"), ","), "aead/AVX512Stitched") {
-			t.Fatal("MidAVX512 is not available on this CPU, and CHACHAKIT_STRICT=1 expects it to run")
+			t.Fatal(kernel + " is not available on this CPU, and CHACHAKIT_STRICT=1 expects it to run")
 		}
-		t.Skip("MidAVX512 is not available on this CPU")
+		t.Skip(kernel + " is not available on this CPU")
 	}
 }
 
