@@ -137,7 +137,12 @@ func openBatch(k keyRef, nonceSize int, msgs []Message) error {
 func runLanes(k keyRef, nonceSize int, msgs []Message, opening bool) error {
 	var g group
 	g.init(k, nonceSize, opening)
-	for i := range msgs {
+	for i := 0; i < len(msgs); i++ {
+		if g.kernel && g.n == 0 && g.kernelAhead(msgs[i:]) {
+			if i = g.kernelRun(msgs, i); i == len(msgs) {
+				break
+			}
+		}
 		m := &msgs[i]
 		n := len(m.Text)
 		if opening {
@@ -267,18 +272,19 @@ func checkOverlap(dst []byte, n int, in, ad []byte) string {
 // the only order that can differ: the writes, and the long messages, come in
 // the messages' order.
 type group struct {
-	k       keyRef
-	key     *[KeySize]byte // k's, once a message needs it
-	x       bool           // XChaCha20: each message has its own subkey
-	opening bool
-	lanes   int
-	n       int
-	pending [chacha20core.Lanes]pendingMsg
-	outs    [chacha20core.Lanes]span // the region each pending message writes
-	outSpan span                     // the span of outs
-	ls      chacha20core.LaneSet
-	ks      [chacha20core.Lanes * chacha20core.BlockSize]byte
-	poly    poly1305.LaneScratch
+	k          keyRef
+	key        *[KeySize]byte // k's, once a message needs it
+	lanesKeyed bool           // keyLanes has run
+	x          bool           // XChaCha20: each message has its own subkey
+	opening    bool
+	lanes      int
+	n          int
+	pending    [chacha20core.Lanes]pendingMsg
+	outs       [chacha20core.Lanes]span // the region each pending message writes
+	outSpan    span                     // the span of outs
+	ls         chacha20core.LaneSet
+	ks         [chacha20core.Lanes * chacha20core.BlockSize]byte
+	poly       poly1305.LaneScratch
 
 	// The batch kernel's messages (kernel: ChaCha20-Poly1305 where
 	// batchKernel), each a slot of kl.
@@ -320,26 +326,29 @@ func (g *group) init(k keyRef, nonceSize int, opening bool) {
 	g.kernel = !g.x && !noKernel && batchKernel()
 }
 
-// getKey returns the AEAD's key (panicking after Wipe, as Seal and Open
-// would) and, for ChaCha20-Poly1305, puts it in every lane.
+// getKey returns the AEAD's key, panicking after Wipe as Seal and Open
+// would.
 func (g *group) getKey() *[KeySize]byte {
-	if g.key != nil {
-		return g.key
-	}
-	return g.firstKey()
-}
-
-func (g *group) firstKey() *[KeySize]byte {
-	g.key = g.k.get()
-	if !g.x {
-		var s chacha20core.State
-		s.Init(g.key, &[12]byte{}, 0)
-		for i := range chacha20core.Lanes {
-			g.ls.SetKey(i, &s.Key)
-		}
-		s.Wipe()
+	if g.key == nil {
+		g.key = g.k.get()
 	}
 	return g.key
+}
+
+// keyLanes puts the key of ChaCha20-Poly1305 in every lane of the LaneSet,
+// once, before the first message takes lanes (XChaCha20-Poly1305's
+// messages each put their own subkey in theirs).
+func (g *group) keyLanes(key *[KeySize]byte) {
+	if g.lanesKeyed || g.x {
+		return
+	}
+	g.lanesKeyed = true
+	var s chacha20core.State
+	s.Init(key, &[12]byte{}, 0)
+	for i := range chacha20core.Lanes {
+		g.ls.SetKey(i, &s.Key)
+	}
+	s.Wipe()
 }
 
 func (g *group) wipe() {
@@ -379,6 +388,7 @@ func (g *group) add(m *Message, n, outLen int) {
 		lane, slot = kernelLane, g.kl.Len()
 		g.kl.Add(m.Nonce, m.Text[:n], m.AdditionalData)
 	} else if laneMessage(n) {
+		g.keyLanes(key)
 		blocks = (n + chacha20core.BlockSize - 1) / chacha20core.BlockSize
 		if g.lanes+1+blocks > chacha20core.Lanes || g.reads(m) {
 			g.flush()

@@ -77,13 +77,34 @@ func TestBatchLengths(t *testing.T) {
 	for i := range lengths {
 		lengths[i] = i
 	}
-	cryptotest.RunEach(t, []string{"aead", "chacha20", "poly1305"}, func(t *testing.T) {
+	testBatches(t, []string{"aead", "chacha20", "poly1305"}, lengths, 130, 7)
+}
+
+// TestBatchShort is TestBatchLengths for the lengths around the batch
+// kernel's (0..64 bytes, with additional data of 0..80): every length
+// 0..80 four times, shuffled into batches of 1 to 20 messages, so that
+// runs of kernel messages start and end at every position.
+func TestBatchShort(t *testing.T) {
+	var lengths []int
+	for range 4 {
+		for n := range 81 {
+			lengths = append(lengths, n)
+		}
+	}
+	testBatches(t, []string{"aead"}, lengths, 20, 15)
+}
+
+// testBatches runs testBatch on lengths, shuffled (seed) into batches of 1
+// to maxSize messages in turn, under every implementation of pkgs and in
+// every lane mode.
+func testBatches(t *testing.T, pkgs []string, lengths []int, maxSize int, seed uint64) {
+	cryptotest.RunEach(t, pkgs, func(t *testing.T) {
 		eachLaneMode(t, func(t *testing.T) {
-			r := rand.New(rand.NewPCG(7, 8))
+			r := rand.New(rand.NewPCG(seed, seed+1))
 			r.Shuffle(len(lengths), func(i, j int) { lengths[i], lengths[j] = lengths[j], lengths[i] })
 			for _, a := range batchAEADs(t, r) {
 				size := 1
-				for rest := lengths; len(rest) > 0; size = size%130 + 1 {
+				for rest := lengths; len(rest) > 0; size = size%maxSize + 1 {
 					k := min(size, len(rest))
 					testBatch(t, r, a, rest[:k])
 					rest = rest[k:]

@@ -1,6 +1,9 @@
 package aeadasm
 
-import "unsafe"
+import (
+	"encoding/binary"
+	"unsafe"
+)
 
 // The batch kernel's contract: at most LanesMax messages per call, each of
 // at most LanesTextMax bytes of text and LanesADMax bytes of additional
@@ -39,13 +42,12 @@ func (l *Lanes) Reset() { l.count, l.adMax, l.textMax = 0, 0, 0 }
 // bytes). l must not be full.
 func (l *Lanes) Add(nonce, in, ad []byte) int {
 	i := l.count
-	if i >= LanesMax || len(nonce) != 12 || len(in) > LanesTextMax || len(ad) > LanesADMax {
+	if uint(i) >= LanesMax || len(nonce) != 12 || len(in) > LanesTextMax || len(ad) > LanesADMax {
 		panic("chacha20poly1305: internal error: bad message for the batch kernel")
 	}
-	for j := range 3 {
-		b := nonce[4*j:]
-		l.nonce[j][i] = uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
-	}
+	l.nonce[0][i] = binary.LittleEndian.Uint32(nonce[0:4])
+	l.nonce[1][i] = binary.LittleEndian.Uint32(nonce[4:8])
+	l.nonce[2][i] = binary.LittleEndian.Uint32(nonce[8:12])
 	l.in[i], l.ad[i] = base(in), base(ad)
 	l.n[i], l.adLen[i] = uint64(len(in)), uint64(len(ad))
 	l.textMax, l.adMax = max(l.textMax, len(in)), max(l.adMax, len(ad))
