@@ -490,25 +490,31 @@ func TestBatchAfterWipe(t *testing.T) {
 // room, in the lane groups and in the loop.
 func TestBatchAllocs(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 18))
-	eachLaneMode(t, func(t *testing.T) {
-		for _, a := range batchAEADs(t, r) {
-			msgs := make([]Message, 64)
-			for i := range msgs {
-				n := []int{0, 64, 80, 1350}[i%4]
-				msgs[i] = Message{Nonce: randBuf(r, a.ours.NonceSize()), Text: randBuf(r, n), Dst: make([]byte, 0, n+Overhead)}
-			}
-			b := a.ours.(Batch)
-			if n := testing.AllocsPerRun(10, func() { b.SealBatch(msgs) }); n != 0 {
-				t.Errorf("%s: SealBatch allocates %v times", a.name, n)
-			}
-			for i := range msgs {
-				msgs[i].Text, msgs[i].Dst = msgs[i].Out, msgs[i].Out[:0]
-			}
-			if n := testing.AllocsPerRun(1, func() { b.OpenBatch(msgs) }); n != 0 {
-				t.Errorf("%s: OpenBatch allocates %v times", a.name, n)
-			}
+	// A mixed batch, and one of short messages only (the batch kernel's
+	// runs, where it runs).
+	for _, lengths := range [][]int{{0, 64, 80, 1350}, {64, 0, 33}} {
+		eachLaneMode(t, func(t *testing.T) { testBatchAllocs(t, r, lengths) })
+	}
+}
+
+func testBatchAllocs(t *testing.T, r *rand.Rand, lengths []int) {
+	for _, a := range batchAEADs(t, r) {
+		msgs := make([]Message, 64)
+		for i := range msgs {
+			n := lengths[i%len(lengths)]
+			msgs[i] = Message{Nonce: randBuf(r, a.ours.NonceSize()), Text: randBuf(r, n), Dst: make([]byte, 0, n+Overhead)}
 		}
-	})
+		b := a.ours.(Batch)
+		if n := testing.AllocsPerRun(10, func() { b.SealBatch(msgs) }); n != 0 {
+			t.Errorf("%s: SealBatch allocates %v times", a.name, n)
+		}
+		for i := range msgs {
+			msgs[i].Text, msgs[i].Dst = msgs[i].Out, msgs[i].Out[:0]
+		}
+		if n := testing.AllocsPerRun(1, func() { b.OpenBatch(msgs) }); n != 0 {
+			t.Errorf("%s: OpenBatch allocates %v times", a.name, n)
+		}
+	}
 }
 
 // TestBatchConcurrent seals and opens batches from several goroutines on
