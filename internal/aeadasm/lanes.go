@@ -67,6 +67,3 @@ func base(b []byte) *byte {
 }
 
 var emptyBase byte
-
-// blocks is the number of 16-byte blocks of n bytes.
-func blocks(n int) int { return (n + 15) / 16 }

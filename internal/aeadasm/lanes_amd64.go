@@ -37,3 +37,6 @@ func (l *Lanes) checkCount() int {
 	}
 	return l.count
 }
+
+// blocks is the number of 16-byte blocks of n bytes.
+func blocks(n int) int { return (n + 15) / 16 }
