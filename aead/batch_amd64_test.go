@@ -40,3 +40,33 @@ func TestBatchKernelRoute(t *testing.T) {
 		t.Fatal("the batch kernel does not run on this AVX-512 IFMA CPU, and CHACHAKIT_STRICT=1 expects it to")
 	}
 }
+
+// TestKernelRunEmpties checks that a run of kernel messages that ends
+// before the batch does leaves the group's Lanes empty, so that the group's
+// own kernel messages after it are all it computes.
+func TestKernelRunEmpties(t *testing.T) {
+	if !batchKernel() {
+		t.Skip("the batch kernel does not run here")
+	}
+	key := make([]byte, KeySize)
+	key[0] = 1 // an all-zero key has an AEAD type of its own
+	a, _ := New(key)
+	c := a.(*chacha20poly1305)
+	msgs := make([]Message, 6)
+	for i := range msgs {
+		n := 64
+		if i == 5 {
+			n = 1000 // not a kernel message: the run ends before it
+		}
+		msgs[i] = Message{Nonce: make([]byte, NonceSize), Text: make([]byte, n)}
+	}
+	var g group
+	g.init(c.ref(), NonceSize, false)
+	if i := g.kernelRun(msgs, 0); i != 5 {
+		t.Fatalf("kernelRun took %d messages, want 5", i)
+	}
+	if n := g.kl.Len(); n != 0 {
+		t.Errorf("kernelRun left %d messages in the group's Lanes", n)
+	}
+	g.wipe()
+}

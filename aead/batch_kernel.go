@@ -84,6 +84,7 @@ func (g *group) kernelRun(msgs []Message, i int) int {
 		}
 		full := l.Len() == aeadasm.LanesMax
 		g.kernelFinish(key, msgs[start:i])
+		l.Reset() // the group's kernel messages that may follow start at slot 0
 		if i == len(msgs) || !full && !next {
 			return i
 		}
