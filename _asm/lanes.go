@@ -51,6 +51,19 @@ func laneWord(w int) Mem { return mem(rLanes, 64*(w-4)) }
 // register width). The feed-forward re-reads the input from memory, so no
 // register holds it through the rounds.
 func laneInputAVX512(reg func(int) VecPhysical, add bool) {
+	transposedInput(reg, add, func(w int, r VecPhysical, add bool) {
+		if add {
+			VPADDD(laneWord(w), r, r)
+		} else {
+			VMOVDQU32(laneWord(w), r)
+		}
+	})
+}
+
+// transposedInput loads (add false) or adds (add true) the input of a
+// transposed batch to reg(0)..reg(15): the constants broadcast from sigma,
+// and words 4-15 as word emits them.
+func transposedInput(reg func(int) VecPhysical, add bool, word func(w int, r VecPhysical, add bool)) {
 	for w := 0; w < 16; w++ {
 		r := reg(w)
 		switch {
@@ -58,10 +71,8 @@ func laneInputAVX512(reg func(int) VecPhysical, add bool) {
 			VPADDD_BCST(sigma.Offset(4*w), r, r)
 		case w < 4:
 			VPBROADCASTD(sigma.Offset(4*w), r)
-		case add:
-			VPADDD(laneWord(w), r, r)
 		default:
-			VMOVDQU32(laneWord(w), r)
+			word(w, r, add)
 		}
 	}
 }

@@ -90,13 +90,8 @@ func genLanesAEADBody(name string, open bool) {
 	Comment("The 16 lanes' input: constants and key broadcast, counters 0 (lanes",
 		"0-7) and 1 (lanes 8-15), each message's nonce in lanes i and 8 + i.")
 	input := func(add bool) {
-		for w := 0; w < 16; w++ {
-			z := zreg(w)
+		transposedInput(zreg, add, func(w int, z VecPhysical, add bool) {
 			switch {
-			case w < 4 && add:
-				VPADDD_BCST(sigma.Offset(4*w), z, z)
-			case w < 4:
-				VPBROADCASTD(sigma.Offset(4*w), z)
 			case w < 12 && add:
 				VPADDD_BCST(keyWord(w), z, z)
 			case w < 12:
@@ -111,7 +106,7 @@ func genLanesAEADBody(name string, open bool) {
 			default:
 				VBROADCASTI64X4(mem(l, lanesNonce+32*(w-13)), z)
 			}
-		}
+		})
 	}
 	input(false)
 	roundLoop(lab("rounds"), 10, zmmDROps)
