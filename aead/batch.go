@@ -288,8 +288,9 @@ type group struct {
 
 	// The batch kernel's messages (kernel: ChaCha20-Poly1305 where
 	// batchKernel), each a slot of kl.
-	kernel bool
-	kl     aeadasm.Lanes
+	kernel    bool
+	kernelRan bool // kl.Out holds output texts (an Open's plaintexts): wipe it
+	kl        aeadasm.Lanes
 }
 
 // A pendingMsg is a message of the group and its first lane, -1 for a
@@ -354,7 +355,7 @@ func (g *group) keyLanes(key *[KeySize]byte) {
 func (g *group) wipe() {
 	g.ls.Wipe()
 	wipe.Memclr(g.ks[:])
-	if g.kernel {
+	if g.kernelRan {
 		wipe.Memclr(unsafe.Slice(&g.kl.Out[0][0], len(g.kl.Out)*len(g.kl.Out[0])))
 	}
 }
@@ -461,6 +462,7 @@ func (g *group) flush() {
 	// The kernel pays from kernelMin messages; fewer take their own calls
 	// in their turn below.
 	kernelRan := g.kl.Len() >= kernelMin
+	g.kernelRan = g.kernelRan || kernelRan
 	if kernelRan && g.opening {
 		aeadasm.OpenLanes(g.key, &g.kl)
 	} else if kernelRan {

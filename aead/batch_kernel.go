@@ -121,6 +121,7 @@ func (g *group) kernelFinish(key *[KeySize]byte, ms []Message) {
 		return
 	}
 	l := &g.kl
+	g.kernelRan = true
 	if g.opening {
 		aeadasm.OpenLanes(key, l)
 		for j := range ms {
