@@ -2251,12 +2251,134 @@ small512ks_done:
 	VZEROUPPER
 	RET
 
-// func aeadSmallAVX2(key *[32]byte, nonce []byte, blk *[192]byte, mac *[272]byte, adLen int, n int, tag *[16]byte, open int) (ok int)
+// func aeadSmallAVX2(key *[32]byte, nonce []byte, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)
 // Requires: AVX, AVX2, BMI2, CMOV
-TEXT ·aeadSmallAVX2(SB), NOSPLIT, $16-88
+TEXT ·aeadSmallAVX2(SB), $480-128
+	// Zero blk and mac[0:64]; copy src to blk and ad to mac (smallBufs).
+	VPXOR   Y15, Y15, Y15
+	VMOVDQU Y15, 16(SP)
+	VMOVDQU Y15, 48(SP)
+	VMOVDQU Y15, 80(SP)
+	VMOVDQU Y15, 112(SP)
+	VMOVDQU Y15, 144(SP)
+	VMOVDQU Y15, 176(SP)
+	VMOVDQU Y15, 208(SP)
+	VMOVDQU Y15, 240(SP)
+	MOVQ    src_base+56(FP), SI
+	MOVQ    src_len+64(FP), CX
+	LEAQ    16(SP), DI
+	CMPQ    CX, $0x20
+	JB      small2_copyin16
+
+small2_copyin32:
+	VMOVDQU -32(SI)(CX*1), Y15
+	VMOVDQU Y15, -32(DI)(CX*1)
+	SUBQ    $0x20, CX
+	CMPQ    CX, $0x20
+	JA      small2_copyin32
+	VMOVDQU (SI), Y15
+	VMOVDQU Y15, (DI)
+	JMP     small2_copyindone
+
+small2_copyin16:
+	CMPQ    CX, $0x10
+	JB      small2_copyin8
+	VMOVDQU (SI), X15
+	VMOVDQU X15, (DI)
+	VMOVDQU -16(SI)(CX*1), X15
+	VMOVDQU X15, -16(DI)(CX*1)
+	JMP     small2_copyindone
+
+small2_copyin8:
+	CMPQ CX, $0x08
+	JB   small2_copyin4
+	MOVQ (SI), AX
+	MOVQ AX, (DI)
+	MOVQ -8(SI)(CX*1), AX
+	MOVQ AX, -8(DI)(CX*1)
+	JMP  small2_copyindone
+
+small2_copyin4:
+	CMPQ CX, $0x04
+	JB   small2_copyin1
+	MOVL (SI), AX
+	MOVL AX, (DI)
+	MOVL -4(SI)(CX*1), AX
+	MOVL AX, -4(DI)(CX*1)
+	JMP  small2_copyindone
+
+small2_copyin1:
+	TESTQ   CX, CX
+	JZ      small2_copyindone
+	MOVBLZX (SI), AX
+	MOVB    AL, (DI)
+	MOVBLZX -1(SI)(CX*1), AX
+	MOVB    AL, -1(DI)(CX*1)
+	CMPQ    CX, $0x03
+	JB      small2_copyindone
+	MOVBLZX 1(SI), AX
+	MOVB    AL, 1(DI)
+
+small2_copyindone:
+	MOVQ ad_base+80(FP), SI
+	MOVQ ad_len+88(FP), CX
+	LEAQ 208(SP), DI
+	CMPQ CX, $0x20
+	JB   small2_copyad16
+
+small2_copyad32:
+	VMOVDQU -32(SI)(CX*1), Y15
+	VMOVDQU Y15, -32(DI)(CX*1)
+	SUBQ    $0x20, CX
+	CMPQ    CX, $0x20
+	JA      small2_copyad32
+	VMOVDQU (SI), Y15
+	VMOVDQU Y15, (DI)
+	JMP     small2_copyaddone
+
+small2_copyad16:
+	CMPQ    CX, $0x10
+	JB      small2_copyad8
+	VMOVDQU (SI), X15
+	VMOVDQU X15, (DI)
+	VMOVDQU -16(SI)(CX*1), X15
+	VMOVDQU X15, -16(DI)(CX*1)
+	JMP     small2_copyaddone
+
+small2_copyad8:
+	CMPQ CX, $0x08
+	JB   small2_copyad4
+	MOVQ (SI), AX
+	MOVQ AX, (DI)
+	MOVQ -8(SI)(CX*1), AX
+	MOVQ AX, -8(DI)(CX*1)
+	JMP  small2_copyaddone
+
+small2_copyad4:
+	CMPQ CX, $0x04
+	JB   small2_copyad1
+	MOVL (SI), AX
+	MOVL AX, (DI)
+	MOVL -4(SI)(CX*1), AX
+	MOVL AX, -4(DI)(CX*1)
+	JMP  small2_copyaddone
+
+small2_copyad1:
+	TESTQ   CX, CX
+	JZ      small2_copyaddone
+	MOVBLZX (SI), AX
+	MOVB    AL, (DI)
+	MOVBLZX -1(SI)(CX*1), AX
+	MOVB    AL, -1(DI)(CX*1)
+	CMPQ    CX, $0x03
+	JB      small2_copyaddone
+	MOVBLZX 1(SI), AX
+	MOVB    AL, 1(DI)
+
+small2_copyaddone:
 	MOVQ key+0(FP), AX
 	MOVQ nonce_base+8(FP), BX
-	MOVQ n+56(FP), CX
+	MOVQ src_len+64(FP), CX
 
 	// Blocks 0 and 1 (set 0) and, for messages over 64 bytes, 2 and 3 (set
 	// 1), row layout; the last row is the counter and the nonce's 12 bytes.
@@ -2502,10 +2624,10 @@ small2_added:
 	VPERM2I128 $0x20, Y7, Y6, Y11
 	VPERM2I128 $0x31, Y5, Y4, Y12
 	VPERM2I128 $0x31, Y7, Y6, Y13
-	MOVQ       blk+32(FP), DI
-	MOVQ       mac+40(FP), R14
-	MOVQ       adLen+48(FP), DX
-	MOVQ       open+72(FP), BX
+	LEAQ       16(SP), DI
+	LEAQ       208(SP), R14
+	MOVQ       ad_len+88(FP), DX
+	MOVQ       open+112(FP), BX
 	LEAQ       15(DX), R15
 	ANDQ       $-16, R15
 	XORL       R10, R10
@@ -2650,8 +2772,8 @@ small2_blocks:
 	CMOVQCC BX, R9
 	ADDQ    (SP), R8
 	ADCQ    8(SP), R9
-	MOVQ    tag+64(FP), AX
-	MOVQ    open+72(FP), BX
+	MOVQ    tag+104(FP), AX
+	MOVQ    open+112(FP), BX
 	TESTQ   BX, BX
 	JNZ     small2_verify
 	MOVQ    R8, (AX)
@@ -2672,37 +2794,226 @@ small2_store:
 	VMOVDQU Y11, 96(DI)
 	VMOVDQU Y12, 128(DI)
 	VMOVDQU Y13, 160(DI)
-	MOVQ    $0x00000001, BX
+	MOVQ    dst_base+32(FP), DI
+	MOVQ    src_len+64(FP), CX
+	LEAQ    16(SP), SI
+	CMPQ    CX, $0x20
+	JB      small2_copyout16
+
+small2_copyout32:
+	VMOVDQU -32(SI)(CX*1), Y15
+	VMOVDQU Y15, -32(DI)(CX*1)
+	SUBQ    $0x20, CX
+	CMPQ    CX, $0x20
+	JA      small2_copyout32
+	VMOVDQU (SI), Y15
+	VMOVDQU Y15, (DI)
+	JMP     small2_copyoutdone
+
+small2_copyout16:
+	CMPQ    CX, $0x10
+	JB      small2_copyout8
+	VMOVDQU (SI), X15
+	VMOVDQU X15, (DI)
+	VMOVDQU -16(SI)(CX*1), X15
+	VMOVDQU X15, -16(DI)(CX*1)
+	JMP     small2_copyoutdone
+
+small2_copyout8:
+	CMPQ CX, $0x08
+	JB   small2_copyout4
+	MOVQ (SI), AX
+	MOVQ AX, (DI)
+	MOVQ -8(SI)(CX*1), AX
+	MOVQ AX, -8(DI)(CX*1)
+	JMP  small2_copyoutdone
+
+small2_copyout4:
+	CMPQ CX, $0x04
+	JB   small2_copyout1
+	MOVL (SI), AX
+	MOVL AX, (DI)
+	MOVL -4(SI)(CX*1), AX
+	MOVL AX, -4(DI)(CX*1)
+	JMP  small2_copyoutdone
+
+small2_copyout1:
+	TESTQ   CX, CX
+	JZ      small2_copyoutdone
+	MOVBLZX (SI), AX
+	MOVB    AL, (DI)
+	MOVBLZX -1(SI)(CX*1), AX
+	MOVB    AL, -1(DI)(CX*1)
+	CMPQ    CX, $0x03
+	JB      small2_copyoutdone
+	MOVBLZX 1(SI), AX
+	MOVB    AL, 1(DI)
+
+small2_copyoutdone:
+	MOVQ $0x00000001, BX
 
 small2_done:
-	MOVQ BX, ok+80(FP)
+	MOVQ BX, ok+120(FP)
 
 	// Clear s from the frame.
-	XORL  AX, AX
-	MOVQ  AX, (SP)
-	MOVQ  AX, 8(SP)
-	VPXOR Y0, Y0, Y0
-	VPXOR Y1, Y1, Y1
-	VPXOR Y2, Y2, Y2
-	VPXOR Y3, Y3, Y3
-	VPXOR Y4, Y4, Y4
-	VPXOR Y5, Y5, Y5
-	VPXOR Y6, Y6, Y6
-	VPXOR Y7, Y7, Y7
-	VPXOR Y8, Y8, Y8
-	VPXOR Y9, Y9, Y9
-	VPXOR Y10, Y10, Y10
-	VPXOR Y11, Y11, Y11
-	VPXOR Y12, Y12, Y12
-	VPXOR Y13, Y13, Y13
-	VPXOR Y14, Y14, Y14
-	VPXOR Y15, Y15, Y15
+	XORL    AX, AX
+	MOVQ    AX, (SP)
+	MOVQ    AX, 8(SP)
+	VPXOR   Y15, Y15, Y15
+	VMOVDQU Y15, 16(SP)
+	VMOVDQU Y15, 48(SP)
+	VMOVDQU Y15, 80(SP)
+	VMOVDQU Y15, 112(SP)
+	VMOVDQU Y15, 144(SP)
+	VMOVDQU Y15, 176(SP)
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y1, Y1, Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	VPXOR   Y4, Y4, Y4
+	VPXOR   Y5, Y5, Y5
+	VPXOR   Y6, Y6, Y6
+	VPXOR   Y7, Y7, Y7
+	VPXOR   Y8, Y8, Y8
+	VPXOR   Y9, Y9, Y9
+	VPXOR   Y10, Y10, Y10
+	VPXOR   Y11, Y11, Y11
+	VPXOR   Y12, Y12, Y12
+	VPXOR   Y13, Y13, Y13
+	VPXOR   Y14, Y14, Y14
+	VPXOR   Y15, Y15, Y15
 	VZEROUPPER
 	RET
 
-// func aeadSmall5AVX2(key *[32]byte, nonce []byte, blk *[320]byte, mac *[400]byte, adLen int, n int, tag *[16]byte, open int) (ok int)
+// func aeadSmall5AVX2(key *[32]byte, nonce []byte, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)
 // Requires: AVX, AVX2, BMI2, CMOV
-TEXT ·aeadSmall5AVX2(SB), NOSPLIT, $208-88
+TEXT ·aeadSmall5AVX2(SB), $928-128
+	// Zero blk and mac[0:64]; copy src to blk and ad to mac (smallBufs).
+	VPXOR   Y15, Y15, Y15
+	VMOVDQU Y15, 208(SP)
+	VMOVDQU Y15, 240(SP)
+	VMOVDQU Y15, 272(SP)
+	VMOVDQU Y15, 304(SP)
+	VMOVDQU Y15, 336(SP)
+	VMOVDQU Y15, 368(SP)
+	VMOVDQU Y15, 400(SP)
+	VMOVDQU Y15, 432(SP)
+	VMOVDQU Y15, 464(SP)
+	VMOVDQU Y15, 496(SP)
+	VMOVDQU Y15, 528(SP)
+	VMOVDQU Y15, 560(SP)
+	MOVQ    src_base+56(FP), SI
+	MOVQ    src_len+64(FP), CX
+	LEAQ    208(SP), DI
+	CMPQ    CX, $0x20
+	JB      small5_copyin16
+
+small5_copyin32:
+	VMOVDQU -32(SI)(CX*1), Y15
+	VMOVDQU Y15, -32(DI)(CX*1)
+	SUBQ    $0x20, CX
+	CMPQ    CX, $0x20
+	JA      small5_copyin32
+	VMOVDQU (SI), Y15
+	VMOVDQU Y15, (DI)
+	JMP     small5_copyindone
+
+small5_copyin16:
+	CMPQ    CX, $0x10
+	JB      small5_copyin8
+	VMOVDQU (SI), X15
+	VMOVDQU X15, (DI)
+	VMOVDQU -16(SI)(CX*1), X15
+	VMOVDQU X15, -16(DI)(CX*1)
+	JMP     small5_copyindone
+
+small5_copyin8:
+	CMPQ CX, $0x08
+	JB   small5_copyin4
+	MOVQ (SI), AX
+	MOVQ AX, (DI)
+	MOVQ -8(SI)(CX*1), AX
+	MOVQ AX, -8(DI)(CX*1)
+	JMP  small5_copyindone
+
+small5_copyin4:
+	CMPQ CX, $0x04
+	JB   small5_copyin1
+	MOVL (SI), AX
+	MOVL AX, (DI)
+	MOVL -4(SI)(CX*1), AX
+	MOVL AX, -4(DI)(CX*1)
+	JMP  small5_copyindone
+
+small5_copyin1:
+	TESTQ   CX, CX
+	JZ      small5_copyindone
+	MOVBLZX (SI), AX
+	MOVB    AL, (DI)
+	MOVBLZX -1(SI)(CX*1), AX
+	MOVB    AL, -1(DI)(CX*1)
+	CMPQ    CX, $0x03
+	JB      small5_copyindone
+	MOVBLZX 1(SI), AX
+	MOVB    AL, 1(DI)
+
+small5_copyindone:
+	MOVQ ad_base+80(FP), SI
+	MOVQ ad_len+88(FP), CX
+	LEAQ 528(SP), DI
+	CMPQ CX, $0x20
+	JB   small5_copyad16
+
+small5_copyad32:
+	VMOVDQU -32(SI)(CX*1), Y15
+	VMOVDQU Y15, -32(DI)(CX*1)
+	SUBQ    $0x20, CX
+	CMPQ    CX, $0x20
+	JA      small5_copyad32
+	VMOVDQU (SI), Y15
+	VMOVDQU Y15, (DI)
+	JMP     small5_copyaddone
+
+small5_copyad16:
+	CMPQ    CX, $0x10
+	JB      small5_copyad8
+	VMOVDQU (SI), X15
+	VMOVDQU X15, (DI)
+	VMOVDQU -16(SI)(CX*1), X15
+	VMOVDQU X15, -16(DI)(CX*1)
+	JMP     small5_copyaddone
+
+small5_copyad8:
+	CMPQ CX, $0x08
+	JB   small5_copyad4
+	MOVQ (SI), AX
+	MOVQ AX, (DI)
+	MOVQ -8(SI)(CX*1), AX
+	MOVQ AX, -8(DI)(CX*1)
+	JMP  small5_copyaddone
+
+small5_copyad4:
+	CMPQ CX, $0x04
+	JB   small5_copyad1
+	MOVL (SI), AX
+	MOVL AX, (DI)
+	MOVL -4(SI)(CX*1), AX
+	MOVL AX, -4(DI)(CX*1)
+	JMP  small5_copyaddone
+
+small5_copyad1:
+	TESTQ   CX, CX
+	JZ      small5_copyaddone
+	MOVBLZX (SI), AX
+	MOVB    AL, (DI)
+	MOVBLZX -1(SI)(CX*1), AX
+	MOVB    AL, -1(DI)(CX*1)
+	CMPQ    CX, $0x03
+	JB      small5_copyaddone
+	MOVBLZX 1(SI), AX
+	MOVB    AL, 1(DI)
+
+small5_copyaddone:
 	MOVQ key+0(FP), AX
 	MOVQ nonce_base+8(FP), BX
 
@@ -2946,11 +3257,11 @@ small5_rounds:
 	// becomes (blk ^ block) & the mask of its bytes of the message, back to blk, and
 	// the ciphertext (that for Seal, blk's for Open) goes to mac[pa:], pa = adLen
 	// rounded up to 16.
-	MOVQ       n+56(FP), CX
-	MOVQ       blk+32(FP), DI
-	MOVQ       mac+40(FP), R14
-	MOVQ       adLen+48(FP), DX
-	MOVQ       open+72(FP), BX
+	MOVQ       src_len+64(FP), CX
+	LEAQ       208(SP), DI
+	LEAQ       528(SP), R14
+	MOVQ       ad_len+88(FP), DX
+	MOVQ       open+112(FP), BX
 	LEAQ       15(DX), R15
 	ANDQ       $-16, R15
 	XORL       R10, R10
@@ -3165,8 +3476,8 @@ small5_blocks:
 	CMOVQCC BX, R9
 	ADDQ    (SP), R8
 	ADCQ    8(SP), R9
-	MOVQ    tag+64(FP), AX
-	MOVQ    open+72(FP), BX
+	MOVQ    tag+104(FP), AX
+	MOVQ    open+112(FP), BX
 	TESTQ   BX, BX
 	JNZ     small5_verify
 	MOVQ    R8, (AX)
@@ -3181,15 +3492,82 @@ small5_verify:
 	JNZ  small5_done
 
 small5_store:
+	MOVQ dst_base+32(FP), DI
+	MOVQ src_len+64(FP), CX
+	LEAQ 208(SP), SI
+	CMPQ CX, $0x20
+	JB   small5_copyout16
+
+small5_copyout32:
+	VMOVDQU -32(SI)(CX*1), Y15
+	VMOVDQU Y15, -32(DI)(CX*1)
+	SUBQ    $0x20, CX
+	CMPQ    CX, $0x20
+	JA      small5_copyout32
+	VMOVDQU (SI), Y15
+	VMOVDQU Y15, (DI)
+	JMP     small5_copyoutdone
+
+small5_copyout16:
+	CMPQ    CX, $0x10
+	JB      small5_copyout8
+	VMOVDQU (SI), X15
+	VMOVDQU X15, (DI)
+	VMOVDQU -16(SI)(CX*1), X15
+	VMOVDQU X15, -16(DI)(CX*1)
+	JMP     small5_copyoutdone
+
+small5_copyout8:
+	CMPQ CX, $0x08
+	JB   small5_copyout4
+	MOVQ (SI), AX
+	MOVQ AX, (DI)
+	MOVQ -8(SI)(CX*1), AX
+	MOVQ AX, -8(DI)(CX*1)
+	JMP  small5_copyoutdone
+
+small5_copyout4:
+	CMPQ CX, $0x04
+	JB   small5_copyout1
+	MOVL (SI), AX
+	MOVL AX, (DI)
+	MOVL -4(SI)(CX*1), AX
+	MOVL AX, -4(DI)(CX*1)
+	JMP  small5_copyoutdone
+
+small5_copyout1:
+	TESTQ   CX, CX
+	JZ      small5_copyoutdone
+	MOVBLZX (SI), AX
+	MOVB    AL, (DI)
+	MOVBLZX -1(SI)(CX*1), AX
+	MOVB    AL, -1(DI)(CX*1)
+	CMPQ    CX, $0x03
+	JB      small5_copyoutdone
+	MOVBLZX 1(SI), AX
+	MOVB    AL, 1(DI)
+
+small5_copyoutdone:
 	MOVQ $0x00000001, BX
 
 small5_done:
-	MOVQ BX, ok+80(FP)
+	MOVQ BX, ok+120(FP)
 
 	// Clear s from the frame.
-	XORL AX, AX
-	MOVQ AX, (SP)
-	MOVQ AX, 8(SP)
+	XORL    AX, AX
+	MOVQ    AX, (SP)
+	MOVQ    AX, 8(SP)
+	VPXOR   Y15, Y15, Y15
+	VMOVDQU Y15, 208(SP)
+	VMOVDQU Y15, 240(SP)
+	VMOVDQU Y15, 272(SP)
+	VMOVDQU Y15, 304(SP)
+	VMOVDQU Y15, 336(SP)
+	VMOVDQU Y15, 368(SP)
+	VMOVDQU Y15, 400(SP)
+	VMOVDQU Y15, 432(SP)
+	VMOVDQU Y15, 464(SP)
+	VMOVDQU Y15, 496(SP)
 
 	// Clear the input rows (and the borrowed row) from the frame.
 	VPXOR   Y0, Y0, Y0
@@ -3218,9 +3596,139 @@ small5_done:
 	VZEROUPPER
 	RET
 
-// func aeadSmall7AVX2(key *[32]byte, nonce []byte, blk *[448]byte, mac *[528]byte, adLen int, n int, tag *[16]byte, open int) (ok int)
+// func aeadSmall7AVX2(key *[32]byte, nonce []byte, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)
 // Requires: AVX, AVX2, BMI2, CMOV
-TEXT ·aeadSmall7AVX2(SB), NOSPLIT, $272-88
+TEXT ·aeadSmall7AVX2(SB), $1248-128
+	// Zero blk and mac[0:64]; copy src to blk and ad to mac (smallBufs).
+	VPXOR   Y15, Y15, Y15
+	VMOVDQU Y15, 272(SP)
+	VMOVDQU Y15, 304(SP)
+	VMOVDQU Y15, 336(SP)
+	VMOVDQU Y15, 368(SP)
+	VMOVDQU Y15, 400(SP)
+	VMOVDQU Y15, 432(SP)
+	VMOVDQU Y15, 464(SP)
+	VMOVDQU Y15, 496(SP)
+	VMOVDQU Y15, 528(SP)
+	VMOVDQU Y15, 560(SP)
+	VMOVDQU Y15, 592(SP)
+	VMOVDQU Y15, 624(SP)
+	VMOVDQU Y15, 656(SP)
+	VMOVDQU Y15, 688(SP)
+	VMOVDQU Y15, 720(SP)
+	VMOVDQU Y15, 752(SP)
+	MOVQ    src_base+56(FP), SI
+	MOVQ    src_len+64(FP), CX
+	LEAQ    272(SP), DI
+	CMPQ    CX, $0x20
+	JB      small7_copyin16
+
+small7_copyin32:
+	VMOVDQU -32(SI)(CX*1), Y15
+	VMOVDQU Y15, -32(DI)(CX*1)
+	SUBQ    $0x20, CX
+	CMPQ    CX, $0x20
+	JA      small7_copyin32
+	VMOVDQU (SI), Y15
+	VMOVDQU Y15, (DI)
+	JMP     small7_copyindone
+
+small7_copyin16:
+	CMPQ    CX, $0x10
+	JB      small7_copyin8
+	VMOVDQU (SI), X15
+	VMOVDQU X15, (DI)
+	VMOVDQU -16(SI)(CX*1), X15
+	VMOVDQU X15, -16(DI)(CX*1)
+	JMP     small7_copyindone
+
+small7_copyin8:
+	CMPQ CX, $0x08
+	JB   small7_copyin4
+	MOVQ (SI), AX
+	MOVQ AX, (DI)
+	MOVQ -8(SI)(CX*1), AX
+	MOVQ AX, -8(DI)(CX*1)
+	JMP  small7_copyindone
+
+small7_copyin4:
+	CMPQ CX, $0x04
+	JB   small7_copyin1
+	MOVL (SI), AX
+	MOVL AX, (DI)
+	MOVL -4(SI)(CX*1), AX
+	MOVL AX, -4(DI)(CX*1)
+	JMP  small7_copyindone
+
+small7_copyin1:
+	TESTQ   CX, CX
+	JZ      small7_copyindone
+	MOVBLZX (SI), AX
+	MOVB    AL, (DI)
+	MOVBLZX -1(SI)(CX*1), AX
+	MOVB    AL, -1(DI)(CX*1)
+	CMPQ    CX, $0x03
+	JB      small7_copyindone
+	MOVBLZX 1(SI), AX
+	MOVB    AL, 1(DI)
+
+small7_copyindone:
+	MOVQ ad_base+80(FP), SI
+	MOVQ ad_len+88(FP), CX
+	LEAQ 720(SP), DI
+	CMPQ CX, $0x20
+	JB   small7_copyad16
+
+small7_copyad32:
+	VMOVDQU -32(SI)(CX*1), Y15
+	VMOVDQU Y15, -32(DI)(CX*1)
+	SUBQ    $0x20, CX
+	CMPQ    CX, $0x20
+	JA      small7_copyad32
+	VMOVDQU (SI), Y15
+	VMOVDQU Y15, (DI)
+	JMP     small7_copyaddone
+
+small7_copyad16:
+	CMPQ    CX, $0x10
+	JB      small7_copyad8
+	VMOVDQU (SI), X15
+	VMOVDQU X15, (DI)
+	VMOVDQU -16(SI)(CX*1), X15
+	VMOVDQU X15, -16(DI)(CX*1)
+	JMP     small7_copyaddone
+
+small7_copyad8:
+	CMPQ CX, $0x08
+	JB   small7_copyad4
+	MOVQ (SI), AX
+	MOVQ AX, (DI)
+	MOVQ -8(SI)(CX*1), AX
+	MOVQ AX, -8(DI)(CX*1)
+	JMP  small7_copyaddone
+
+small7_copyad4:
+	CMPQ CX, $0x04
+	JB   small7_copyad1
+	MOVL (SI), AX
+	MOVL AX, (DI)
+	MOVL -4(SI)(CX*1), AX
+	MOVL AX, -4(DI)(CX*1)
+	JMP  small7_copyaddone
+
+small7_copyad1:
+	TESTQ   CX, CX
+	JZ      small7_copyaddone
+	MOVBLZX (SI), AX
+	MOVB    AL, (DI)
+	MOVBLZX -1(SI)(CX*1), AX
+	MOVB    AL, -1(DI)(CX*1)
+	CMPQ    CX, $0x03
+	JB      small7_copyaddone
+	MOVBLZX 1(SI), AX
+	MOVB    AL, 1(DI)
+
+small7_copyaddone:
 	MOVQ key+0(FP), AX
 	MOVQ nonce_base+8(FP), BX
 
@@ -3520,11 +4028,11 @@ small7_rounds:
 	// becomes (blk ^ block) & the mask of its bytes of the message, back to blk, and
 	// the ciphertext (that for Seal, blk's for Open) goes to mac[pa:], pa = adLen
 	// rounded up to 16.
-	MOVQ       n+56(FP), CX
-	MOVQ       blk+32(FP), DI
-	MOVQ       mac+40(FP), R14
-	MOVQ       adLen+48(FP), DX
-	MOVQ       open+72(FP), BX
+	MOVQ       src_len+64(FP), CX
+	LEAQ       272(SP), DI
+	LEAQ       720(SP), R14
+	MOVQ       ad_len+88(FP), DX
+	MOVQ       open+112(FP), BX
 	LEAQ       15(DX), R15
 	ANDQ       $-16, R15
 	XORL       R10, R10
@@ -3797,8 +4305,8 @@ small7_blocks:
 	CMOVQCC BX, R9
 	ADDQ    (SP), R8
 	ADCQ    8(SP), R9
-	MOVQ    tag+64(FP), AX
-	MOVQ    open+72(FP), BX
+	MOVQ    tag+104(FP), AX
+	MOVQ    open+112(FP), BX
 	TESTQ   BX, BX
 	JNZ     small7_verify
 	MOVQ    R8, (AX)
@@ -3813,15 +4321,86 @@ small7_verify:
 	JNZ  small7_done
 
 small7_store:
+	MOVQ dst_base+32(FP), DI
+	MOVQ src_len+64(FP), CX
+	LEAQ 272(SP), SI
+	CMPQ CX, $0x20
+	JB   small7_copyout16
+
+small7_copyout32:
+	VMOVDQU -32(SI)(CX*1), Y15
+	VMOVDQU Y15, -32(DI)(CX*1)
+	SUBQ    $0x20, CX
+	CMPQ    CX, $0x20
+	JA      small7_copyout32
+	VMOVDQU (SI), Y15
+	VMOVDQU Y15, (DI)
+	JMP     small7_copyoutdone
+
+small7_copyout16:
+	CMPQ    CX, $0x10
+	JB      small7_copyout8
+	VMOVDQU (SI), X15
+	VMOVDQU X15, (DI)
+	VMOVDQU -16(SI)(CX*1), X15
+	VMOVDQU X15, -16(DI)(CX*1)
+	JMP     small7_copyoutdone
+
+small7_copyout8:
+	CMPQ CX, $0x08
+	JB   small7_copyout4
+	MOVQ (SI), AX
+	MOVQ AX, (DI)
+	MOVQ -8(SI)(CX*1), AX
+	MOVQ AX, -8(DI)(CX*1)
+	JMP  small7_copyoutdone
+
+small7_copyout4:
+	CMPQ CX, $0x04
+	JB   small7_copyout1
+	MOVL (SI), AX
+	MOVL AX, (DI)
+	MOVL -4(SI)(CX*1), AX
+	MOVL AX, -4(DI)(CX*1)
+	JMP  small7_copyoutdone
+
+small7_copyout1:
+	TESTQ   CX, CX
+	JZ      small7_copyoutdone
+	MOVBLZX (SI), AX
+	MOVB    AL, (DI)
+	MOVBLZX -1(SI)(CX*1), AX
+	MOVB    AL, -1(DI)(CX*1)
+	CMPQ    CX, $0x03
+	JB      small7_copyoutdone
+	MOVBLZX 1(SI), AX
+	MOVB    AL, 1(DI)
+
+small7_copyoutdone:
 	MOVQ $0x00000001, BX
 
 small7_done:
-	MOVQ BX, ok+80(FP)
+	MOVQ BX, ok+120(FP)
 
 	// Clear s from the frame.
-	XORL AX, AX
-	MOVQ AX, (SP)
-	MOVQ AX, 8(SP)
+	XORL    AX, AX
+	MOVQ    AX, (SP)
+	MOVQ    AX, 8(SP)
+	VPXOR   Y15, Y15, Y15
+	VMOVDQU Y15, 272(SP)
+	VMOVDQU Y15, 304(SP)
+	VMOVDQU Y15, 336(SP)
+	VMOVDQU Y15, 368(SP)
+	VMOVDQU Y15, 400(SP)
+	VMOVDQU Y15, 432(SP)
+	VMOVDQU Y15, 464(SP)
+	VMOVDQU Y15, 496(SP)
+	VMOVDQU Y15, 528(SP)
+	VMOVDQU Y15, 560(SP)
+	VMOVDQU Y15, 592(SP)
+	VMOVDQU Y15, 624(SP)
+	VMOVDQU Y15, 656(SP)
+	VMOVDQU Y15, 688(SP)
 
 	// Clear the input rows (and the borrowed row) from the frame.
 	VPXOR   Y0, Y0, Y0
