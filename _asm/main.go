@@ -121,6 +121,7 @@ var families = map[string]func(){
 		constants("sigma", "iota16", "rowLanes", "rowStep2", "rol16", "rol8", "midMask")
 		genSmall()
 		genSmall7AVX512()
+		genOpenFirstAVX2()
 	},
 	"midavx2":   func() { constants("sigma", "iota16", "rowLanes", "rowStep2", "rol16", "rol8", "midMask"); genMidAVX2() },
 	"midavx512": func() { constants("sigma", "iota16", "rowLanes"); genMidAVX512() },

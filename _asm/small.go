@@ -736,15 +736,7 @@ func genSmallRowsAVX2(nsets int, maskTail Mem) {
 		qr = func() { qrBorrow(v, sets, spill) }
 	}
 	rowRoundLoop(k.label("rounds"), sets, qr, Mem{}, nil)
-	for i, q := range sets {
-		for j, r := range q {
-			if j < 3 {
-				VPADDD(slot(j), r, r)
-			} else {
-				VPADDD(slot(3+i), r, r)
-			}
-		}
-	}
+	rowSlots(sets, slot, 3, func(m Mem, r VecPhysical) { VPADDD(m, r, r) })
 	Comment("r = block 0's bytes 0-15, clamped, in R8 (r0) and R9 (r1) until the MAC",
 		"takes them; s = bytes 16-31.")
 	VMOVQ(X0, R8)
@@ -784,6 +776,21 @@ func genSmallRowsAVX2(nsets int, maskTail Mem) {
 	}
 	clearY0Y15()
 	RET()
+}
+
+// rowSlots calls f with each row of the row sets and its input slot: rows
+// 0-2 of every set share slots 0-2; set i's counter row is in slot
+// ctr+i.
+func rowSlots(sets []quad, slot func(int) Mem, ctr int, f func(Mem, VecPhysical)) {
+	for i, q := range sets {
+		for j, r := range q {
+			if j < 3 {
+				f(slot(j), r)
+			} else {
+				f(slot(ctr+i), r)
+			}
+		}
+	}
 }
 
 // qrBorrow is vecISA.qr for four row sets and no free register: the

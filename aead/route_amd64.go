@@ -21,6 +21,13 @@ func pick(n, adLen int, open bool) aeadasm.Kernel {
 	case k == 0:
 		return aeadasm.None
 
+	// AVX2: an Open from openFirstMin bytes (where the core has it) takes
+	// the kernel that computes the key block first and MACs the ciphertext
+	// beside the rounds of the rest.
+	case open && !avx512 && openFirstMin > 0 && n >= openFirstMin && n <= aeadasm.OpenFirstAVX2Max &&
+		adLen <= aeadasm.SmallADMax && k.Has(aeadasm.OpenFirstAVX2):
+		return aeadasm.OpenFirstAVX2
+
 	// Up to 192 bytes (up to smallMax, which the core decides: 448 with
 	// AVX2 on AMD Zen 1, 384 on AMD Zen 4), one call does it all from key
 	// and nonce.
@@ -76,12 +83,13 @@ func pick(n, adLen int, open bool) aeadasm.Kernel {
 }
 
 // smallMax and smallMaxAVX2 are the longest messages of the AVX-512 and
-// the AVX2 small kernels on this core (internal/cpuid's X86AEADFor: 192
-// bytes, the row-set kernels' limit, on most cores; 448, the kernels'
-// limit, on AMD Zen 1, and 384 on AMD Zen 4).
+// the AVX2 small kernels on this core (internal/cpuid's X86AEADFor:
+// SmallMax, 192 bytes, the row-set kernels' limit, on most cores, 448 on
+// AMD Zen 1 and 384 on AMD Zen 4; SmallMaxAVX2, 448, the kernels' limit,
+// except on Zen 5 and Sapphire Rapids).
 var (
 	smallMax     = min(x86AEAD().SmallMax, aeadasm.SmallAVX512Max)
-	smallMaxAVX2 = min(x86AEAD().SmallMax, aeadasm.SmallAVX2Max)
+	smallMaxAVX2 = min(x86AEAD().SmallMaxAVX2, aeadasm.SmallAVX2Max)
 )
 
 // smallProld selects the AVX-512 small kernels' VPROLD rounds on this core
@@ -131,6 +139,11 @@ func x86AEAD() cpuid.X86AEAD {
 	x, _ := cpuid.ReadX86()
 	return cpuid.X86AEADFor(x.Core())
 }
+
+// openFirstMin is the shortest Open that takes OpenFirstAVX2 on this core,
+// or 0 for none (internal/cpuid's X86AEAD.OpenFirstMin); a variable for
+// the tests.
+var openFirstMin = x86AEAD().OpenFirstMin
 
 // midAVX2Off makes pick skip the mid-size AVX2 kernel (tests compare it
 // with the stitched loop).

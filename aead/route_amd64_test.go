@@ -5,6 +5,7 @@ package aead
 import (
 	"bytes"
 	"crypto/cipher"
+	"fmt"
 	"math"
 	"testing"
 
@@ -72,13 +73,7 @@ func TestSmallMaxRoutes(t *testing.T) {
 	defer func(m, m2, pm int, p, k bool) {
 		smallMax, smallMaxAVX2, smallProldMin, smallProld, smallKeyScalar = m, m2, pm, p, k
 	}(smallMax, smallMaxAVX2, smallProldMin, smallProld, smallKeyScalar)
-	key := make([]byte, KeySize)
-	for i := range key {
-		key[i] = byte(i * 7)
-	}
-	ours, _ := New(key)
-	ref, _ := xcp.New(key)
-	nonce := make([]byte, NonceSize)
+	ours, ref, nonce := routeAEADs(7)
 	for _, c := range []struct {
 		m, prolds int // smallMax, smallProldMin
 		prold, ks bool
@@ -97,21 +92,7 @@ func TestSmallMaxRoutes(t *testing.T) {
 				pt[i] = byte(n + i)
 			}
 			nonce[0] = byte(n)
-			want := ref.Seal(nil, nonce, pt, ad)
-			buf := append(bytes.Clone(pt), make([]byte, Overhead)...)
-			got := ours.Seal(buf[:0], nonce, buf[:n], ad)
-			if !bytes.Equal(got, want) {
-				t.Fatalf("smallMax %d, prold %v from %d, key scalar %v, n=%d: Seal in place differs from x/crypto", m, c.prold, c.prolds, c.ks, n)
-			}
-			if p, err := ours.Open(got[:0], nonce, got, ad); err != nil || !bytes.Equal(p, pt) {
-				t.Fatalf("smallMax %d, n=%d: Open in place: %v", m, n, err)
-			}
-			bad := bytes.Clone(want)
-			bad[len(bad)-1] ^= 1
-			dst := bytes.Repeat([]byte{0xaa}, n)
-			if _, err := ours.Open(dst[:0], nonce, bad, ad); err == nil || !bytes.Equal(dst, make([]byte, n)) {
-				t.Fatalf("smallMax %d, n=%d: forged Open: %v, dst not zeroed", m, n, err)
-			}
+			checkRoute(t, ours, ref, nonce, pt, ad, fmt.Sprintf("smallMax %d, prold %v from %d, key scalar %v", m, c.prold, c.prolds, c.ks))
 		}
 	}
 }
@@ -126,13 +107,7 @@ func TestStitchedIFMARoutes(t *testing.T) {
 	}
 	defer func(v bool, m int) { stitchedIFMA, ifmaLoopMin = v, m }(stitchedIFMA, ifmaLoopMin)
 	ifmaLoopMin = 0
-	key := make([]byte, KeySize)
-	for i := range key {
-		key[i] = byte(i * 5)
-	}
-	ours, _ := New(key)
-	ref, _ := xcp.New(key)
-	nonce := make([]byte, NonceSize)
+	ours, ref, nonce := routeAEADs(5)
 	for _, ifma := range []bool{false, true} {
 		stitchedIFMA = ifma
 		for _, n := range []int{1024, 1040, 2047, 2048, 2049, 3000, 3072, 4096 + 17, 8192 + 1023, 16384, 16384 + 5} {
@@ -146,21 +121,7 @@ func TestStitchedIFMARoutes(t *testing.T) {
 					pt[i] = byte(n + i*3)
 				}
 				nonce[0], nonce[1] = byte(n), byte(adLen)
-				want := ref.Seal(nil, nonce, pt, ad)
-				buf := append(bytes.Clone(pt), make([]byte, Overhead)...)
-				got := ours.Seal(buf[:0], nonce, buf[:n], ad)
-				if !bytes.Equal(got, want) {
-					t.Fatalf("ifma %v, n=%d, ad=%d: Seal in place differs from x/crypto", ifma, n, adLen)
-				}
-				if p, err := ours.Open(got[:0], nonce, got, ad); err != nil || !bytes.Equal(p, pt) {
-					t.Fatalf("ifma %v, n=%d: Open in place: %v", ifma, n, err)
-				}
-				bad := bytes.Clone(want)
-				bad[n/2] ^= 4
-				dst := bytes.Repeat([]byte{0xaa}, n)
-				if _, err := ours.Open(dst[:0], nonce, bad, ad); err == nil || !bytes.Equal(dst, make([]byte, n)) {
-					t.Fatalf("ifma %v, n=%d: forged Open: %v, dst not zeroed", ifma, n, err)
-				}
+				checkRoute(t, ours, ref, nonce, pt, ad, fmt.Sprintf("ifma %v", ifma))
 			}
 		}
 	}
@@ -272,4 +233,71 @@ func BenchmarkSubkeyFirst(b *testing.B) {
 	a, _ := NewX(make([]byte, KeySize))
 	benchChoice(b, a, make([]byte, NonceSizeX), []int{64, 128, 256, 448, 1350}, "subkey", [2]string{"inside", "first"},
 		func(first bool) { subkeyFirstMax = map[bool]int{false: -1, true: math.MaxInt}[first] })
+}
+
+// routeAEADs returns ChaCha20-Poly1305 of chachakit and of x/crypto with
+// the key i*mult, i = 0..31, and a zero nonce.
+func routeAEADs(mult int) (ours, ref cipher.AEAD, nonce []byte) {
+	key := make([]byte, KeySize)
+	for i := range key {
+		key[i] = byte(i * mult)
+	}
+	ours, _ = New(key)
+	ref, _ = xcp.New(key)
+	return ours, ref, make([]byte, NonceSize)
+}
+
+// checkRoute seals pt in place with ours and compares it with ref's Seal,
+// opens the result in place and into a fresh slice, and opens a forged
+// copy into a dst that must come back zeroed; what names the case.
+func checkRoute(t *testing.T, ours, ref cipher.AEAD, nonce, pt, ad []byte, what string) {
+	t.Helper()
+	n := len(pt)
+	want := ref.Seal(nil, nonce, pt, ad)
+	buf := append(bytes.Clone(pt), make([]byte, Overhead)...)
+	got := ours.Seal(buf[:0], nonce, buf[:n], ad)
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s, n=%d, ad=%d: Seal in place differs from x/crypto", what, n, len(ad))
+	}
+	if p, err := ours.Open(nil, nonce, want, ad); err != nil || !bytes.Equal(p, pt) {
+		t.Fatalf("%s, n=%d: Open: %v", what, n, err)
+	}
+	if p, err := ours.Open(got[:0], nonce, got, ad); err != nil || !bytes.Equal(p, pt) {
+		t.Fatalf("%s, n=%d: Open in place: %v", what, n, err)
+	}
+	bad := bytes.Clone(want)
+	bad[n/2] ^= 4
+	dst := bytes.Repeat([]byte{0xaa}, n)
+	if _, err := ours.Open(dst[:0], nonce, bad, ad); err == nil || !bytes.Equal(dst, make([]byte, n)) {
+		t.Fatalf("%s, n=%d: forged Open: %v, dst not zeroed", what, n, err)
+	}
+}
+
+// TestOpenFirstRoutes runs Open of 0..600 bytes against x/crypto with the
+// AVX2 kernels forced and OpenFirstAVX2 taking no message, every one from
+// 193 bytes, or from 321 (X86AEADFor's values and one below them), with
+// the AVX2 small kernels' reach at 192 and 448: results, in-place use, and
+// a forged message's zeroed dst; and that the route takes the kernel
+// wherever it should.
+func TestOpenFirstRoutes(t *testing.T) {
+	forceMidAVX2(t)
+	defer func(m, f int) { smallMaxAVX2, openFirstMin = m, f }(smallMaxAVX2, openFirstMin)
+	ours, ref, nonce := routeAEADs(11)
+	for _, first := range []int{0, 193, 321} {
+		for _, small := range []int{192, 448} {
+			openFirstMin, smallMaxAVX2 = first, small
+			for n := 0; n <= 600; n++ {
+				ad := make([]byte, (n*3)%70)
+				if k := pick(n, len(ad), true); (k == aeadasm.OpenFirstAVX2) != (first > 0 && n >= first && n <= aeadasm.OpenFirstAVX2Max && len(ad) <= aeadasm.SmallADMax) {
+					t.Fatalf("openFirstMin %d, n=%d, ad=%d: route %v", first, n, len(ad), k)
+				}
+				pt := make([]byte, n)
+				for i := range pt {
+					pt[i] = byte(n ^ i)
+				}
+				nonce[1] = byte(n)
+				checkRoute(t, ours, ref, nonce, pt, ad, fmt.Sprintf("openFirstMin %d, smallMaxAVX2 %d", first, small))
+			}
+		}
+	}
 }

@@ -75,6 +75,10 @@ func cpuDetails() map[string]string {
 	case set.Has(aeadasm.MidAVX2):
 		mid = "from 449 bytes: the mid-size AVX2 kernel for every Seal and for Opens below 8 KiB, except those 0-63 bytes past a multiple of 1 KiB from 1 KiB on"
 	}
+	avx2 := fmt.Sprintf("with the AVX2 kernels, small kernels up to %d bytes", r.SmallMaxAVX2)
+	if r.OpenFirstMin > 0 {
+		avx2 += fmt.Sprintf(" and Opens of %d-%d bytes the key block first, then the MAC beside the rounds of the rest", r.OpenFirstMin, aeadasm.OpenFirstAVX2Max)
+	}
 	mac := "Poly1305 of the separate passes: the widest vector path"
 	if m := cpuid.X86Poly1305For(c).AVX2Min; m > 0 {
 		mac = fmt.Sprintf("Poly1305 of the separate passes: AVX2 lanes from %d bytes, the integer units below", m)
@@ -90,8 +94,8 @@ func cpuDetails() map[string]string {
 	return map[string]string{
 		"cpuid": fmt.Sprintf("%s family %#x model %#x stepping %d, AMX %v", x.Vendor, x.Family, x.Model, x.Stepping, x.AMX),
 		"core":  c.String(),
-		"route": off + fmt.Sprintf("AEAD small kernels up to %d bytes with %s rounds%s%s; %s; three or four keystream blocks in %s, five to eight in %s; long messages: the stitched loop with the MAC %s; XChaCha20's subkey %s; a lone keystream block %s; %s (the core's rows of internal/cpuid's X86AEADFor, X86ChaCha20For and X86Poly1305For)",
-			r.SmallMax, rounds, ks, short, mid, y, z2,
+		"route": off + fmt.Sprintf("AEAD small kernels up to %d bytes with %s rounds%s%s; %s; %s; three or four keystream blocks in %s, five to eight in %s; long messages: the stitched loop with the MAC %s; XChaCha20's subkey %s; a lone keystream block %s; %s (the core's rows of internal/cpuid's X86AEADFor, X86ChaCha20For and X86Poly1305For)",
+			r.SmallMax, rounds, ks, short, mid, avx2, y, z2,
 			map[bool]string{false: "on the integer units", true: "in IFMA lanes from 8 KiB"}[r.LoopIFMA], h, b, mac),
 	}
 }

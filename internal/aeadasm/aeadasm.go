@@ -19,7 +19,10 @@
 //     [SmallAVX512] and [SmallProldAVX512], or [SmallKeyScalarAVX512],
 //     which also computes the key block on the integer units, up to
 //     [SmallMax] bytes in row sets and above in an 8-lane batch; the route
-//     picks per core; or AVX2);
+//     picks per core; or AVX2), and for Opens of up to
+//     [OpenFirstAVX2Max] bytes with AVX2 [OpenFirstAVX2], which computes
+//     the key block first and MACs the ciphertext beside the rounds of the
+//     rest;
 //   - mid-size AVX2 (mid_avx2_amd64.go): messages from [MidAVX2Min] bytes in
 //     8-block batches, each batch's ciphertext MACed during the next one;
 //   - mid-size AVX-512 (mid_avx512_amd64.go): [MidAVX512Min] to
@@ -67,6 +70,10 @@ const (
 	// LanesAVX512 is the batch kernel (SealLanes, OpenLanes): up to
 	// LanesMax short messages in one call, not a Seal or Open kernel.
 	LanesAVX512
+	// OpenFirstAVX2 is an Open kernel only (Seal panics): the key block
+	// first, then the MAC beside the rounds of the rest, up to
+	// OpenFirstAVX2Max bytes and SmallADMax of additional data.
+	OpenFirstAVX2
 )
 
 // A Set is the kernels that can run, one bit per Kernel.
@@ -94,6 +101,10 @@ const (
 	// (SmallAVX2), which takes up to seven blocks after the key block in
 	// two more functions.
 	SmallAVX2Max = 7 * 64
+
+	// OpenFirstAVX2Max is the longest message of OpenFirstAVX2: nine
+	// blocks after the key block.
+	OpenFirstAVX2Max = 9 * 64
 
 	// MidAVX2Min is the shortest message of the mid-size AVX2 kernels:
 	// with the key block, at least two 8-block batches.

@@ -63,7 +63,7 @@ func Available() Set {
 		s |= 1<<StitchedAVX2 | 1<<MidAVX2
 	}
 	if useAVX512 || useAVX2 {
-		s |= 1 << SmallAVX2
+		s |= 1<<SmallAVX2 | 1<<OpenFirstAVX2
 	}
 	return s
 }
@@ -109,6 +109,8 @@ func Open(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]b
 	switch k {
 	case SmallAVX512, SmallProldAVX512, SmallKeyScalarAVX512, SmallAVX2:
 		ok = openSmall(k, key, nonce, dst, src, ad, tag)
+	case OpenFirstAVX2:
+		ok = openFirst(key, nonce, dst, src, ad, tag)
 	default:
 		var s chacha20core.State
 		s.InitFrom(key[:], nonce)

@@ -145,6 +145,26 @@ type X86AEAD struct {
 	// with AVX-512 off, the AVX2 kernels 252 against 300).
 	SmallMax int
 
+	// SmallMaxAVX2 is SmallMax for the AVX2 small kernels (CPUs without
+	// AVX-512BW, or with it off): a core's own SmallMax where it was
+	// measured with them, and 448, their limit, elsewhere. On AMD Zen 4
+	// with AVX-512 off the short path's separate passes they replace are
+	// 10-25% slower than x/crypto from 193 bytes on, the three- and
+	// four-set kernels level with it or ahead (Seal of 400 bytes: 311
+	// against 321 ns, x/crypto 298); x/crypto's AVX2 code computes short
+	// messages in the same row sets, so a core not measured takes them.
+	SmallMaxAVX2 int
+
+	// OpenFirstMin is the shortest Open that takes aeadasm.OpenFirstAVX2
+	// (the key block first, then the MAC beside the rounds of the rest:
+	// x/crypto's AVX2 Open from 321 bytes), or 0 for none, on cores with
+	// the AVX2 kernels only. On AMD Zen 4 with AVX-512 off: 321 (at 320
+	// level with the three-set small kernel; Open of 448 bytes 274 against
+	// 357 ns, x/crypto 289). Cores not measured take it from 321, as
+	// x/crypto does; the measured cores without AVX2 measurements of it
+	// (Zen 1, Zen 5, Sapphire Rapids) keep their routes.
+	OpenFirstMin int
+
 	// Prold selects the small kernels whose rounds rotate with VPROLD
 	// (aeadasm.SmallProldAVX512) over the ones that rotate with two shifts
 	// and a VPTERNLOGD off the chain, which win only where VPROLD takes two
@@ -272,13 +292,13 @@ func X86Poly1305For(c X86Core) X86Poly1305 {
 func X86AEADFor(c X86Core) X86AEAD {
 	switch c {
 	case IntelSapphireRapids:
-		return X86AEAD{SmallMax: 192, Prold: true, LoopIFMA: true}
+		return X86AEAD{SmallMax: 192, SmallMaxAVX2: 192, Prold: true, LoopIFMA: true}
 	case AMDZen5:
-		return X86AEAD{SmallMax: 192, KeyScalar: true}
+		return X86AEAD{SmallMax: 192, SmallMaxAVX2: 192, KeyScalar: true}
 	case AMDZen4:
-		return X86AEAD{SmallMax: 384, Prold: true, ProldMin: 65}
+		return X86AEAD{SmallMax: 384, SmallMaxAVX2: 448, OpenFirstMin: 321, Prold: true, ProldMin: 65}
 	case AMDZen1:
-		return X86AEAD{SmallMax: 448, BatchLoop: true}
+		return X86AEAD{SmallMax: 448, SmallMaxAVX2: 448, BatchLoop: true}
 	}
-	return X86AEAD{SmallMax: 192}
+	return X86AEAD{SmallMax: 192, SmallMaxAVX2: 448, OpenFirstMin: 321}
 }
