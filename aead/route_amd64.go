@@ -30,7 +30,8 @@ func pick(n, adLen int, open bool) aeadasm.Kernel {
 
 	// Up to 192 bytes (up to smallMax, which the core decides: 448 with
 	// AVX2 on AMD Zen 1, 384 on AMD Zen 4), one call does it all from key
-	// and nonce.
+	// and nonce. The AVX2 small kernels only where the AVX-512 ones cannot
+	// run.
 	case n <= smallMax && adLen <= aeadasm.SmallADMax && k.Has(aeadasm.SmallAVX512):
 		if smallProld && n >= smallProldMin {
 			return aeadasm.SmallProldAVX512
@@ -39,7 +40,7 @@ func pick(n, adLen int, open bool) aeadasm.Kernel {
 			return aeadasm.SmallKeyScalarAVX512
 		}
 		return aeadasm.SmallAVX512
-	case n <= smallMaxAVX2 && adLen <= aeadasm.SmallADMax && k.Has(aeadasm.SmallAVX2):
+	case n <= smallMaxAVX2 && adLen <= aeadasm.SmallADMax && !k.Has(aeadasm.SmallAVX512) && k.Has(aeadasm.SmallAVX2):
 		return aeadasm.SmallAVX2
 
 	// Up to 448 bytes, the key block and the message in one engine call
