@@ -363,13 +363,7 @@ func byteMask(n, tmp GPPhysical, k OpmaskPhysical) {
 // padded ad and ciphertext in the MAC input at R14 (the ciphertext already
 // at R14 + RAX, RAX = pa) and absorbs it: h in R8, R9, R12.
 func (k *smallKernel) lensAndMAC() [3]GPPhysical {
-	LEAQ(Mem{Base: RCX, Disp: 15}, RBX)
-	ANDQ(I8(-16), RBX)
-	ADDQ(RAX, RBX)
-	MOVQ(RDX, Mem{Base: R14, Index: RBX, Scale: 1})
-	MOVQ(RCX, Mem{Base: R14, Index: RBX, Scale: 1, Disp: 8})
-	LEAQ(Mem{Base: RBX, Disp: 16}, R15)
-	SHRQ(U8(4), R15)
+	lens()
 
 	Comment("Poly1305 of (pa+pc)/16 + 1 blocks: h = (h + m)·r per block, with r0,",
 		"r1 and s1 = r1 + r1>>2 in R13, SI and CX (in registers, the first block's",
@@ -389,6 +383,20 @@ func (k *smallKernel) lensAndMAC() [3]GPPhysical {
 	DECQ(R15)
 	JNZ(LabelRef(k.label("blocks")))
 	return h
+}
+
+// lens stores the lengths (RDX = len(ad), RCX = len(src)) after the padded
+// ad and ciphertext in the MAC input at R14 (the ciphertext at R14 + RAX,
+// RAX = pa) and sets R15 to the number of 16-byte blocks, lengths
+// included.
+func lens() {
+	LEAQ(Mem{Base: RCX, Disp: 15}, RBX)
+	ANDQ(I8(-16), RBX)
+	ADDQ(RAX, RBX)
+	MOVQ(RDX, Mem{Base: R14, Index: RBX, Scale: 1})
+	MOVQ(RCX, Mem{Base: R14, Index: RBX, Scale: 1, Disp: 8})
+	LEAQ(Mem{Base: RBX, Disp: 16}, R15)
+	SHRQ(U8(4), R15)
 }
 
 // clearY0Y15 zeroes Y0-Y15 (zero idioms, which the core handles at

@@ -24,10 +24,26 @@ import (
 // Open's plaintext are stored only then (an Open's only if the tags
 // match), through the masks.
 func genSmall7AVX512() {
-	TEXT("aeadSmall7AVX512", NOSPLIT, "func(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)")
-	Doc("aeadSmall7AVX512 seals (open == 0) or opens a message of 193 to 448 bytes",
+	genSmall7(false)
+	genSmall7(true)
+}
+
+// genSmall7 emits aeadSmall7AVX512 or, with ifma set, aeadSmall7IFMA: the
+// same kernel with the MAC in AVX-512 IFMA lanes (small7IFMAMAC) instead of
+// one serial chain on the integer units, for CPUs with IFMA.
+func genSmall7(ifma bool) {
+	name := "aeadSmall7AVX512"
+	if ifma {
+		name = "aeadSmall7IFMA"
+	}
+	flags := NOSPLIT
+	if ifma {
+		flags = 0 // the frame holds the results while the MAC runs in Z0-Z30
+	}
+	TEXT(name, flags, "func(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)")
+	Doc(name+" seals (open == 0) or opens a message of 193 to 448 bytes",
 		"with at most 64 bytes of additional data in one call: see _asm/small7.go.")
-	smallName = "small7"
+	smallName = map[bool]string{false: "small7", true: "small7i"}[ifma]
 	k := newSmallKernel(quad{}, nil, func() { qrLowLatency([]quad{{Y0, Y1, Y2, Y3}}, [][2]VecPhysical{{Y13, Y14}}) }, nil)
 	buf := AllocLocal(64 + 7*64 + 16)
 	st := AllocLocal(48)
@@ -54,18 +70,21 @@ func genSmall7AVX512() {
 	VMOVDQU64(Z16, Mem{Base: R14})
 	Comment("Each chunk's count, min(max(n - 64j, 0), 64), clamped both ways: BZHI",
 		"reads only the low byte of its index.")
-	XORL(R11L, R11L)
-	MOVL(U32(64), R12L)
-	for j, kr := range masks {
-		MOVQ(RCX, RAX)
-		if j > 0 {
-			SUBQ(U32(64*j), RAX)
-			CMOVQLT(R11, RAX)
+	chunkMasks := func(zero, sixtyFour GPPhysical) {
+		XORL(zero.As32(), zero.As32())
+		MOVL(U32(64), sixtyFour.As32())
+		for j, kr := range masks {
+			MOVQ(RCX, RAX)
+			if j > 0 {
+				SUBQ(U32(64*j), RAX)
+				CMOVQLT(zero, RAX)
+			}
+			CMPQ(RAX, sixtyFour)
+			CMOVQGT(sixtyFour, RAX)
+			byteMask(RAX, R10, kr)
 		}
-		CMPQ(RAX, R12)
-		CMOVQGT(R12, RAX)
-		byteMask(RAX, R10, kr)
 	}
+	chunkMasks(R11, R12)
 
 	Comment("Blocks 0 to 7: ten double rounds of the 8-lane batch, and the input",
 		"added.")
@@ -111,7 +130,27 @@ func genSmall7AVX512() {
 	})
 
 	Load(Param("src").Len(), RCX)
-	h := k.lensAndMAC()
+	var h [3]GPPhysical
+	if ifma {
+		out := AllocLocal(7 * 64)
+		Comment("The results to the frame: the IFMA MAC takes Z0-Z30 and K1-K4.")
+		for j := range masks {
+			VMOVDQU64(zreg(24+j), out.Offset(64*j))
+		}
+		h = small7IFMAMAC()
+		for j := range masks {
+			VMOVDQU64(out.Offset(64*j), zreg(24+j))
+		}
+		VPXORQ(Z16, Z16, Z16)
+		for j := range masks {
+			VMOVDQU64(Z16, out.Offset(64*j))
+		}
+		Comment("The chunks' masks again (h is in R8, R9, R12).")
+		Load(Param("src").Len(), RCX)
+		chunkMasks(RBX, RDX)
+	} else {
+		h = k.lensAndMAC()
+	}
 	Load(Param("dst").Base(), rDst)
 	k.finish(h, func() {
 		for j, kr := range masks {
@@ -128,4 +167,73 @@ func genSmall7AVX512() {
 	}
 	clearY0Y15()
 	RET()
+}
+
+// small7IFMAMAC is lensAndMAC with the MAC in IFMA lanes (poly1305_ifma.go's
+// steps, as blocksIFMA runs them): the powers of r, then N mod 8 blocks on
+// the integer units from h = 0 (which the core overlaps with the powers),
+// then N/8 steps of eight blocks (14 <= N <= 37 here), the lanes summed and
+// h back in 64-bit limbs in R8, R9, R12. r is in R8, R9 (clamped); the MAC
+// input at R14, with RAX = pa, RCX = len(src), RDX = len(ad) for lens. The
+// powers stay in Z3-Z12 until the kernel clears the vector registers.
+func small7IFMAMAC() [3]GPPhysical {
+	lens()
+	Comment("The IFMA powers of r (Z3-Z12; K1-K4 and Z16-Z30 scratch) from r in 44-bit",
+		"limbs, and the constants.")
+	rA := [3]GPPhysical{RDI, R10, R11}
+	MOVQ(R8, RDI)
+	MOVQ(R9, R10)
+	XORL(R11L, R11L)
+	MOVQ(U64(ifmaMask44), RAX)
+	VPBROADCASTQ(RAX, zMask44)
+	MOVQ(U64(ifmaMask42), RAX)
+	VPBROADCASTQ(RAX, zMask42)
+	MOVQ(U64(1<<40), RAX)
+	VPBROADCASTQ(RAX, zHibit)
+	ifmaTo44(rA, RAX, RBX)
+	ifmaPowers(rA)
+
+	Comment("N mod 8 blocks one at a time from h = 0 (r0, r1, s1 in R13, SI, CX).")
+	MOVQ(R8, R13)
+	MOVQ(R9, RSI)
+	MOVQ(R9, RCX)
+	SHRQ(U8(2), RCX)
+	ADDQ(R9, RCX)
+	h := [3]GPPhysical{R8, R9, R12}
+	for _, r := range h {
+		XORL(r.As32(), r.As32())
+	}
+	MOVQ(R15, RDI)
+	ANDQ(U8(7), RDI)
+	JZ(LabelRef(smallName + "_leaddone"))
+	Label(smallName + "_lead")
+	run(polyStepOps(R13, RSI, RCX, [4]GPPhysical{RAX, RBX, R10, R11}, R14, h, 0))
+	ADDQ(U8(16), R14)
+	DECQ(RDI)
+	JNZ(LabelRef(smallName + "_lead"))
+	Label(smallName + "_leaddone")
+
+	Comment("h in 44-bit limbs in lane 0; N/8 steps of eight blocks, the last one by",
+		"the lane powers; the lanes summed, h in 64-bit limbs.")
+	ifmaTo44(h, RAX, RBX)
+	for i, r := range h {
+		VMOVQ(r, zH[i].AsX())
+	}
+	MOVQ(R14, rMsg)
+	SHRQ(U8(3), R15)
+	absorb(zH)
+	Label(smallName + "_steps")
+	DECQ(R15)
+	JZ(LabelRef(smallName + "_last"))
+	mulReduce(zH, zR8, zH)
+	absorb(zH)
+	JMP(LabelRef(smallName + "_steps"))
+	Label(smallName + "_last")
+	mulReduce(zH, zV, zH)
+	l := [3]GPPhysical{RAX, RBX, RCX}
+	run(ifmaHsumOps(zH[0], Z3, l[0]))
+	run(ifmaHsumOps(zH[1], Z4, l[1]))
+	run(ifmaHsumOps(zH[2], Z5, l[2]))
+	run(ifmaTo64Ops(l, h, R10, RDX))
+	return h
 }

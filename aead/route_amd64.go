@@ -28,10 +28,9 @@ func pick(n, adLen int, open bool) aeadasm.Kernel {
 		adLen <= aeadasm.SmallADMax && k.Has(aeadasm.OpenFirstAVX2):
 		return aeadasm.OpenFirstAVX2
 
-	// Up to 192 bytes (up to smallMax, which the core decides: 448 with
-	// AVX2 on AMD Zen 1, 384 on AMD Zen 4), one call does it all from key
-	// and nonce. The AVX2 small kernels only where the AVX-512 ones cannot
-	// run.
+	// Up to 192 bytes (up to smallMax, which the core decides: 448 on AMD
+	// Zen 1 and Zen 4), one call does it all from key and nonce. The AVX2
+	// small kernels only where the AVX-512 ones cannot run.
 	case n <= smallMax && adLen <= aeadasm.SmallADMax && k.Has(aeadasm.SmallAVX512):
 		if smallProld && n >= smallProldMin {
 			return aeadasm.SmallProldAVX512
@@ -86,7 +85,7 @@ func pick(n, adLen int, open bool) aeadasm.Kernel {
 // smallMax and smallMaxAVX2 are the longest messages of the AVX-512 and
 // the AVX2 small kernels on this core (internal/cpuid's X86AEADFor:
 // SmallMax, 192 bytes, the row-set kernels' limit, on most cores, 448 on
-// AMD Zen 1 and 384 on AMD Zen 4; SmallMaxAVX2, 448, the kernels' limit,
+// AMD Zen 1 and AMD Zen 4; SmallMaxAVX2, 448, the kernels' limit,
 // except on Zen 5 and Sapphire Rapids).
 var (
 	smallMax     = min(x86AEAD().SmallMax, aeadasm.SmallAVX512Max)

@@ -79,11 +79,11 @@ func TestSmallMaxRoutes(t *testing.T) {
 		prold, ks bool
 	}{
 		{64, 0, false, false}, {192, 0, false, false}, {320, 0, false, false}, {448, 0, false, false},
-		{64, 0, true, false}, {192, 0, true, false}, {192, 65, true, false}, {384, 65, true, false},
+		{64, 0, true, false}, {192, 0, true, false}, {192, 65, true, false}, {384, 65, true, false}, {448, 65, true, false},
 		{64, 0, false, true}, {192, 0, false, true},
 	} {
 		m := c.m
-		smallMax, smallMaxAVX2, smallProld, smallKeyScalar = min(m, aeadasm.SmallMax), min(m, aeadasm.SmallAVX2Max), c.prold, c.ks
+		smallMax, smallMaxAVX2, smallProld, smallKeyScalar = min(m, aeadasm.SmallAVX512Max), min(m, aeadasm.SmallAVX2Max), c.prold, c.ks
 		smallProldMin = c.prolds
 		for n := 0; n <= 460; n++ {
 			ad := make([]byte, n%70)

@@ -41,7 +41,7 @@ func cpuDetails() map[string]string {
 		ks = " (up to 64 bytes with the key block in general-purpose registers too)"
 	}
 	if r.SmallMax > aeadasm.SmallMax {
-		ks = fmt.Sprintf(" (from %d bytes: AVX-512, the key block and the message in an 8-lane ymm batch; AVX2, three ymm row sets, four from %d)", aeadasm.SmallMax+1, 5*64+1)
+		ks = fmt.Sprintf(" (from %d bytes: AVX-512, the key block and the message in an 8-lane ymm batch, with IFMA the MAC in IFMA lanes from 257; AVX2, three ymm row sets, four from %d)", aeadasm.SmallMax+1, 5*64+1)
 	}
 	b := "in the row code (two for the price of one)"
 	if k.BlockScalar {

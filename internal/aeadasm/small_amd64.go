@@ -64,6 +64,22 @@ func aeadSmallKeyScalarAVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, 
 //go:noescape
 func aeadSmall7AVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
 
+// aeadSmall7IFMA is aeadSmall7AVX512 with the MAC in AVX-512 IFMA lanes
+// (eight blocks per step, after the powers of r) instead of one serial chain
+// on the integer units, for CPUs with IFMA (small7IFMA).
+//
+//go:noescape
+func aeadSmall7IFMA(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
+
+// small7IFMA selects aeadSmall7IFMA from small7IFMAMin bytes on: below, the
+// powers of r cost what the eight-block steps save (AMD Zen 4, Seal and
+// Open: 200 bytes 5% slower, 256 level, 320 and 384 7-9% faster). Variables
+// for the tests, which run both kernels.
+var (
+	small7IFMA    = hasIFMA
+	small7IFMAMin = 257
+)
+
 // small runs the small kernel k (SmallAVX512, SmallProldAVX512,
 // SmallKeyScalarAVX512 or SmallAVX2) that takes len(src) bytes and the
 // nonce.
@@ -75,6 +91,8 @@ func small(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]
 		return aeadSmall5AVX2(key, nonce, dst, src, ad, tag, open)
 	case k == SmallAVX2:
 		return aeadSmallAVX2(key, nonce, dst, src, ad, tag, open)
+	case n >= small7IFMAMin && small7IFMA:
+		return aeadSmall7IFMA(key, nonce, dst, src, ad, tag, open)
 	case n > SmallMax:
 		return aeadSmall7AVX512(key, nonce, dst, src, ad, tag, open)
 	case k == SmallKeyScalarAVX512 && len(nonce) == 12 && n <= 64:

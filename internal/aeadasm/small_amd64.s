@@ -5097,6 +5097,1165 @@ small7_done:
 	VZEROUPPER
 	RET
 
+// func aeadSmall7IFMA(key *[32]byte, nonce []byte, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512IFMA, AVX512VL, BMI2, CMOV
+TEXT ·aeadSmall7IFMA(SB), $1040-128
+	MOVQ key+0(FP), AX
+	MOVQ nonce_base+8(FP), BX
+
+	// The input rows from key and nonce (smallKernel.rows), then to the
+	// frame as a State: key, counter 0 and nonce.
+	VBROADCASTI128 sigma<>+0(SB), Y8
+	VBROADCASTI128 (AX), Y9
+	VBROADCASTI128 16(AX), Y10
+	MOVQ           nonce_len+16(FP), DX
+	CMPQ           DX, $0x18
+	JEQ            small7i_x
+	MOVL           $0x00000fff, DX
+	KMOVW          DX, K3
+	VMOVDQU8.Z     (BX), K3, X11
+	VPSLLDQ        $0x04, X11, X11
+	JMP            small7i_row3
+
+	// XChaCha20: HChaCha20 (20 rounds, no feed-forward) of key and nonce[0:16];
+	// rows 0 and 3 are the subkey, nonce[16:24] the end of the last row.
+small7i_x:
+	VBROADCASTI128 (BX), Y11
+	VMOVDQA        Y8, Y0
+	VMOVDQA        Y9, Y1
+	VMOVDQA        Y10, Y2
+	VMOVDQA        Y11, Y3
+	MOVL           $0x0000000a, R13
+
+small7i_hrounds:
+	VPROLD     $0x10, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x10, Y0, Y14
+	VPSRLD     $0x10, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x0c, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x0c, Y2, Y14
+	VPSRLD     $0x14, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPROLD     $0x08, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x08, Y0, Y14
+	VPSRLD     $0x18, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x07, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x07, Y2, Y14
+	VPSRLD     $0x19, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPSHUFD    $0x93, Y0, Y0
+	VPSHUFD    $0x39, Y2, Y2
+	VPSHUFD    $0x4e, Y3, Y3
+	VPROLD     $0x10, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x10, Y0, Y14
+	VPSRLD     $0x10, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x0c, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x0c, Y2, Y14
+	VPSRLD     $0x14, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPROLD     $0x08, Y3, Y13
+	VPADDD     Y1, Y0, Y0
+	VPSLLD     $0x08, Y0, Y14
+	VPSRLD     $0x18, Y0, Y3
+	VPTERNLOGD $0x96, Y13, Y14, Y3
+	VPROLD     $0x07, Y1, Y13
+	VPADDD     Y3, Y2, Y2
+	VPSLLD     $0x07, Y2, Y14
+	VPSRLD     $0x19, Y2, Y1
+	VPTERNLOGD $0x96, Y13, Y14, Y1
+	VPSHUFD    $0x39, Y0, Y0
+	VPSHUFD    $0x93, Y2, Y2
+	VPSHUFD    $0x4e, Y3, Y3
+	DECL       R13
+	JNZ        small7i_hrounds
+	VMOVDQA    Y0, Y9
+	VMOVDQA    Y3, Y10
+	VMOVQ      16(BX), X11
+	VPSLLDQ    $0x08, X11, X11
+
+small7i_row3:
+	VINSERTI128 $0x01, X11, Y11, Y11
+	VPADDD      rowLanes<>+0(SB), Y11, Y11
+	VMOVDQU     X9, 544(SP)
+	VMOVDQU     X10, 560(SP)
+	VMOVDQU     X11, 576(SP)
+
+	// Off the chain: ad, zero-padded, to buf[0:64] (mask K1); then the masks
+	// of the message's bytes in each 64-byte chunk: K1-K7.
+	MOVQ       src_len+64(FP), CX
+	LEAQ       16(SP), R14
+	MOVQ       ad_base+80(FP), BX
+	MOVQ       ad_len+88(FP), DX
+	TESTQ      DX, DX
+	CMOVQEQ    R14, BX
+	MOVQ       $-1, AX
+	BZHIQ      DX, AX, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (BX), K1, Z16
+	VMOVDQU64  Z16, (R14)
+
+	// Each chunk's count, min(max(n - 64j, 0), 64), clamped both ways: BZHI
+	// reads only the low byte of its index.
+	XORL    R11, R11
+	MOVL    $0x00000040, R12
+	MOVQ    CX, AX
+	CMPQ    AX, R12
+	CMOVQGT R12, AX
+	MOVQ    $-1, R10
+	BZHIQ   AX, R10, R10
+	KMOVQ   R10, K1
+	MOVQ    CX, AX
+	SUBQ    $0x00000040, AX
+	CMOVQLT R11, AX
+	CMPQ    AX, R12
+	CMOVQGT R12, AX
+	MOVQ    $-1, R10
+	BZHIQ   AX, R10, R10
+	KMOVQ   R10, K2
+	MOVQ    CX, AX
+	SUBQ    $0x00000080, AX
+	CMOVQLT R11, AX
+	CMPQ    AX, R12
+	CMOVQGT R12, AX
+	MOVQ    $-1, R10
+	BZHIQ   AX, R10, R10
+	KMOVQ   R10, K3
+	MOVQ    CX, AX
+	SUBQ    $0x000000c0, AX
+	CMOVQLT R11, AX
+	CMPQ    AX, R12
+	CMOVQGT R12, AX
+	MOVQ    $-1, R10
+	BZHIQ   AX, R10, R10
+	KMOVQ   R10, K4
+	MOVQ    CX, AX
+	SUBQ    $0x00000100, AX
+	CMOVQLT R11, AX
+	CMPQ    AX, R12
+	CMOVQGT R12, AX
+	MOVQ    $-1, R10
+	BZHIQ   AX, R10, R10
+	KMOVQ   R10, K5
+	MOVQ    CX, AX
+	SUBQ    $0x00000140, AX
+	CMOVQLT R11, AX
+	CMPQ    AX, R12
+	CMOVQGT R12, AX
+	MOVQ    $-1, R10
+	BZHIQ   AX, R10, R10
+	KMOVQ   R10, K6
+	MOVQ    CX, AX
+	SUBQ    $0x00000180, AX
+	CMOVQLT R11, AX
+	CMPQ    AX, R12
+	CMOVQGT R12, AX
+	MOVQ    $-1, R10
+	BZHIQ   AX, R10, R10
+	KMOVQ   R10, K7
+
+	// Blocks 0 to 7: ten double rounds of the 8-lane batch, and the input
+	// added.
+	LEAQ         544(SP), AX
+	VPBROADCASTD (AX), Y20
+	VPBROADCASTD 4(AX), Y21
+	VPBROADCASTD 8(AX), Y22
+	VPBROADCASTD 12(AX), Y23
+	VPBROADCASTD 16(AX), Y24
+	VPBROADCASTD 20(AX), Y25
+	VPBROADCASTD 24(AX), Y26
+	VPBROADCASTD 28(AX), Y27
+	VPBROADCASTD 32(AX), Y28
+	VPADDD       iota16<>+0(SB), Y28, Y28
+	VPBROADCASTD 36(AX), Y29
+	VPBROADCASTD 40(AX), Y30
+	VPBROADCASTD 44(AX), Y31
+	VPBROADCASTD sigma<>+0(SB), Y0
+	VPBROADCASTD sigma<>+4(SB), Y1
+	VPBROADCASTD sigma<>+8(SB), Y2
+	VPBROADCASTD sigma<>+12(SB), Y3
+	VPADDD       Y20, Y0, Y0
+	VPADDD       Y21, Y1, Y1
+	VPXORD       Y0, Y28, Y12
+	VPXORD       Y1, Y29, Y13
+	VPADDD       Y22, Y2, Y2
+	VPADDD       Y23, Y3, Y3
+	VPROLD       $0x10, Y12, Y12
+	VPROLD       $0x10, Y13, Y13
+	VPXORD       Y2, Y30, Y14
+	VPXORD       Y3, Y31, Y15
+	VPADDD       Y12, Y24, Y8
+	VPADDD       Y13, Y25, Y9
+	VPROLD       $0x10, Y14, Y14
+	VPROLD       $0x10, Y15, Y15
+	VPXORD       Y8, Y20, Y4
+	VPXORD       Y9, Y21, Y5
+	VPADDD       Y14, Y26, Y10
+	VPADDD       Y15, Y27, Y11
+	VPROLD       $0x0c, Y4, Y4
+	VPROLD       $0x0c, Y5, Y5
+	VPXORD       Y10, Y22, Y6
+	VPXORD       Y11, Y23, Y7
+	VPADDD       Y4, Y0, Y0
+	VPADDD       Y5, Y1, Y1
+	VPROLD       $0x0c, Y6, Y6
+	VPROLD       $0x0c, Y7, Y7
+	VPXORD       Y0, Y12, Y12
+	VPXORD       Y1, Y13, Y13
+	VPADDD       Y6, Y2, Y2
+	VPADDD       Y7, Y3, Y3
+	VPROLD       $0x08, Y12, Y12
+	VPROLD       $0x08, Y13, Y13
+	VPXORD       Y2, Y14, Y14
+	VPXORD       Y3, Y15, Y15
+	VPADDD       Y12, Y8, Y8
+	VPADDD       Y13, Y9, Y9
+	VPROLD       $0x08, Y14, Y14
+	VPROLD       $0x08, Y15, Y15
+	VPXORD       Y8, Y4, Y4
+	VPXORD       Y9, Y5, Y5
+	VPADDD       Y14, Y10, Y10
+	VPADDD       Y15, Y11, Y11
+	VPROLD       $0x07, Y4, Y4
+	VPROLD       $0x07, Y5, Y5
+	VPXORD       Y10, Y6, Y6
+	VPXORD       Y11, Y7, Y7
+	VPROLD       $0x07, Y6, Y6
+	VPROLD       $0x07, Y7, Y7
+	VPADDD       Y5, Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPXORD       Y0, Y15, Y15
+	VPXORD       Y1, Y12, Y12
+	VPADDD       Y7, Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPROLD       $0x10, Y15, Y15
+	VPROLD       $0x10, Y12, Y12
+	VPXORD       Y2, Y13, Y13
+	VPXORD       Y3, Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPROLD       $0x10, Y13, Y13
+	VPROLD       $0x10, Y14, Y14
+	VPXORD       Y10, Y5, Y5
+	VPXORD       Y11, Y6, Y6
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPROLD       $0x0c, Y5, Y5
+	VPROLD       $0x0c, Y6, Y6
+	VPXORD       Y8, Y7, Y7
+	VPXORD       Y9, Y4, Y4
+	VPADDD       Y5, Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPROLD       $0x0c, Y7, Y7
+	VPROLD       $0x0c, Y4, Y4
+	VPXORD       Y0, Y15, Y15
+	VPXORD       Y1, Y12, Y12
+	VPADDD       Y7, Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	VPROLD       $0x08, Y15, Y15
+	VPROLD       $0x08, Y12, Y12
+	VPXORD       Y2, Y13, Y13
+	VPXORD       Y3, Y14, Y14
+	VPADDD       Y15, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	VPROLD       $0x08, Y13, Y13
+	VPROLD       $0x08, Y14, Y14
+	VPXORD       Y10, Y5, Y5
+	VPXORD       Y11, Y6, Y6
+	VPADDD       Y13, Y8, Y8
+	VPADDD       Y14, Y9, Y9
+	VPROLD       $0x07, Y5, Y5
+	VPROLD       $0x07, Y6, Y6
+	VPXORD       Y8, Y7, Y7
+	VPXORD       Y9, Y4, Y4
+	VPROLD       $0x07, Y7, Y7
+	VPROLD       $0x07, Y4, Y4
+	MOVQ         $0x00000009, DX
+
+small7i_rounds:
+	VPADDD      Y4, Y0, Y0
+	VPADDD      Y5, Y1, Y1
+	VPXORD      Y0, Y12, Y12
+	VPXORD      Y1, Y13, Y13
+	VPADDD      Y6, Y2, Y2
+	VPADDD      Y7, Y3, Y3
+	VPROLD      $0x10, Y12, Y12
+	VPROLD      $0x10, Y13, Y13
+	VPXORD      Y2, Y14, Y14
+	VPXORD      Y3, Y15, Y15
+	VPADDD      Y12, Y8, Y8
+	VPADDD      Y13, Y9, Y9
+	VPROLD      $0x10, Y14, Y14
+	VPROLD      $0x10, Y15, Y15
+	VPXORD      Y8, Y4, Y4
+	VPXORD      Y9, Y5, Y5
+	VPADDD      Y14, Y10, Y10
+	VPADDD      Y15, Y11, Y11
+	VPROLD      $0x0c, Y4, Y4
+	VPROLD      $0x0c, Y5, Y5
+	VPXORD      Y10, Y6, Y6
+	VPXORD      Y11, Y7, Y7
+	VPADDD      Y4, Y0, Y0
+	VPADDD      Y5, Y1, Y1
+	VPROLD      $0x0c, Y6, Y6
+	VPROLD      $0x0c, Y7, Y7
+	VPXORD      Y0, Y12, Y12
+	VPXORD      Y1, Y13, Y13
+	VPADDD      Y6, Y2, Y2
+	VPADDD      Y7, Y3, Y3
+	VPROLD      $0x08, Y12, Y12
+	VPROLD      $0x08, Y13, Y13
+	VPXORD      Y2, Y14, Y14
+	VPXORD      Y3, Y15, Y15
+	VPADDD      Y12, Y8, Y8
+	VPADDD      Y13, Y9, Y9
+	VPROLD      $0x08, Y14, Y14
+	VPROLD      $0x08, Y15, Y15
+	VPXORD      Y8, Y4, Y4
+	VPXORD      Y9, Y5, Y5
+	VPADDD      Y14, Y10, Y10
+	VPADDD      Y15, Y11, Y11
+	VPROLD      $0x07, Y4, Y4
+	VPROLD      $0x07, Y5, Y5
+	VPXORD      Y10, Y6, Y6
+	VPXORD      Y11, Y7, Y7
+	VPROLD      $0x07, Y6, Y6
+	VPROLD      $0x07, Y7, Y7
+	VPADDD      Y5, Y0, Y0
+	VPADDD      Y6, Y1, Y1
+	VPXORD      Y0, Y15, Y15
+	VPXORD      Y1, Y12, Y12
+	VPADDD      Y7, Y2, Y2
+	VPADDD      Y4, Y3, Y3
+	VPROLD      $0x10, Y15, Y15
+	VPROLD      $0x10, Y12, Y12
+	VPXORD      Y2, Y13, Y13
+	VPXORD      Y3, Y14, Y14
+	VPADDD      Y15, Y10, Y10
+	VPADDD      Y12, Y11, Y11
+	VPROLD      $0x10, Y13, Y13
+	VPROLD      $0x10, Y14, Y14
+	VPXORD      Y10, Y5, Y5
+	VPXORD      Y11, Y6, Y6
+	VPADDD      Y13, Y8, Y8
+	VPADDD      Y14, Y9, Y9
+	VPROLD      $0x0c, Y5, Y5
+	VPROLD      $0x0c, Y6, Y6
+	VPXORD      Y8, Y7, Y7
+	VPXORD      Y9, Y4, Y4
+	VPADDD      Y5, Y0, Y0
+	VPADDD      Y6, Y1, Y1
+	VPROLD      $0x0c, Y7, Y7
+	VPROLD      $0x0c, Y4, Y4
+	VPXORD      Y0, Y15, Y15
+	VPXORD      Y1, Y12, Y12
+	VPADDD      Y7, Y2, Y2
+	VPADDD      Y4, Y3, Y3
+	VPROLD      $0x08, Y15, Y15
+	VPROLD      $0x08, Y12, Y12
+	VPXORD      Y2, Y13, Y13
+	VPXORD      Y3, Y14, Y14
+	VPADDD      Y15, Y10, Y10
+	VPADDD      Y12, Y11, Y11
+	VPROLD      $0x08, Y13, Y13
+	VPROLD      $0x08, Y14, Y14
+	VPXORD      Y10, Y5, Y5
+	VPXORD      Y11, Y6, Y6
+	VPADDD      Y13, Y8, Y8
+	VPADDD      Y14, Y9, Y9
+	VPROLD      $0x07, Y5, Y5
+	VPROLD      $0x07, Y6, Y6
+	VPXORD      Y8, Y7, Y7
+	VPXORD      Y9, Y4, Y4
+	VPROLD      $0x07, Y7, Y7
+	VPROLD      $0x07, Y4, Y4
+	DECQ        DX
+	JNZ         small7i_rounds
+	VPADDD.BCST sigma<>+0(SB), Y0, Y0
+	VPADDD.BCST sigma<>+4(SB), Y1, Y1
+	VPADDD.BCST sigma<>+8(SB), Y2, Y2
+	VPADDD.BCST sigma<>+12(SB), Y3, Y3
+	VPADDD      Y20, Y4, Y4
+	VPADDD      Y21, Y5, Y5
+	VPADDD      Y22, Y6, Y6
+	VPADDD      Y23, Y7, Y7
+	VPADDD      Y24, Y8, Y8
+	VPADDD      Y25, Y9, Y9
+	VPADDD      Y26, Y10, Y10
+	VPADDD      Y27, Y11, Y11
+	VPADDD      Y28, Y12, Y12
+	VPADDD      Y29, Y13, Y13
+	VPADDD      Y30, Y14, Y14
+	VPADDD      Y31, Y15, Y15
+
+	// Transposed block by block: block 0 gives r (clamped, R8 and R9) and s;
+	// block b > 0, as 64 bytes, XORs chunk b-1 of src (loaded under its mask)
+	// into Z23+b, and the ciphertext (that for Seal, under the mask; src's for
+	// Open) goes to buf[pa+64(b-1):], pa = len(ad) rounded up to 16.
+	MOVQ          src_base+56(FP), SI
+	MOVQ          open+112(FP), BX
+	MOVQ          ad_len+88(FP), DX
+	LEAQ          15(DX), AX
+	ANDQ          $-16, AX
+	VPUNPCKLDQ    Y1, Y0, Y16
+	VPUNPCKHDQ    Y1, Y0, Y17
+	VPUNPCKLDQ    Y3, Y2, Y18
+	VPUNPCKHDQ    Y3, Y2, Y19
+	VPUNPCKLQDQ   Y18, Y16, Y0
+	VPUNPCKHQDQ   Y18, Y16, Y1
+	VPUNPCKLQDQ   Y19, Y17, Y2
+	VPUNPCKHQDQ   Y19, Y17, Y3
+	VPUNPCKLDQ    Y5, Y4, Y16
+	VPUNPCKHDQ    Y5, Y4, Y17
+	VPUNPCKLDQ    Y7, Y6, Y18
+	VPUNPCKHDQ    Y7, Y6, Y19
+	VPUNPCKLQDQ   Y18, Y16, Y4
+	VPUNPCKHQDQ   Y18, Y16, Y5
+	VPUNPCKLQDQ   Y19, Y17, Y6
+	VPUNPCKHQDQ   Y19, Y17, Y7
+	VPUNPCKLDQ    Y9, Y8, Y16
+	VPUNPCKHDQ    Y9, Y8, Y17
+	VPUNPCKLDQ    Y11, Y10, Y18
+	VPUNPCKHDQ    Y11, Y10, Y19
+	VPUNPCKLQDQ   Y18, Y16, Y8
+	VPUNPCKHQDQ   Y18, Y16, Y9
+	VPUNPCKLQDQ   Y19, Y17, Y10
+	VPUNPCKHQDQ   Y19, Y17, Y11
+	VPUNPCKLDQ    Y13, Y12, Y16
+	VPUNPCKHDQ    Y13, Y12, Y17
+	VPUNPCKLDQ    Y15, Y14, Y18
+	VPUNPCKHDQ    Y15, Y14, Y19
+	VPUNPCKLQDQ   Y18, Y16, Y12
+	VPUNPCKHQDQ   Y18, Y16, Y13
+	VPUNPCKLQDQ   Y19, Y17, Y14
+	VPUNPCKHQDQ   Y19, Y17, Y15
+	VSHUFI64X2    $0x00, Y4, Y0, Y20
+	VSHUFI64X2    $0x00, Y12, Y8, Y21
+	VMOVQ         X20, R8
+	VPEXTRQ       $0x01, X20, R9
+	MOVQ          $0x0ffffffc0fffffff, R10
+	ANDQ          R10, R8
+	MOVQ          $0x0ffffffc0ffffffc, R10
+	ANDQ          R10, R9
+	VEXTRACTI32X4 $0x01, Y20, (SP)
+	VSHUFI64X2    $0x03, Y4, Y0, Y20
+	VSHUFI64X2    $0x03, Y12, Y8, Y21
+	VINSERTI64X4  $0x01, Y21, Z20, Z22
+	VMOVDQU8.Z    192(SI), K4, Z23
+	VPXORQ        Z22, Z23, Z27
+	TESTQ         BX, BX
+	JNZ           small7i_ct4
+	VMOVDQU8.Z    Z27, K4, Z23
+
+small7i_ct4:
+	VMOVDQU64    Z23, 192(R14)(AX*1)
+	VSHUFI64X2   $0x00, Y5, Y1, Y20
+	VSHUFI64X2   $0x00, Y13, Y9, Y21
+	VINSERTI64X4 $0x01, Y21, Z20, Z22
+	VMOVDQU8.Z   (SI), K1, Z23
+	VPXORQ       Z22, Z23, Z24
+	TESTQ        BX, BX
+	JNZ          small7i_ct1
+	VMOVDQU8.Z   Z24, K1, Z23
+
+small7i_ct1:
+	VMOVDQU64    Z23, (R14)(AX*1)
+	VSHUFI64X2   $0x03, Y5, Y1, Y20
+	VSHUFI64X2   $0x03, Y13, Y9, Y21
+	VINSERTI64X4 $0x01, Y21, Z20, Z22
+	VMOVDQU8.Z   256(SI), K5, Z23
+	VPXORQ       Z22, Z23, Z28
+	TESTQ        BX, BX
+	JNZ          small7i_ct5
+	VMOVDQU8.Z   Z28, K5, Z23
+
+small7i_ct5:
+	VMOVDQU64    Z23, 256(R14)(AX*1)
+	VSHUFI64X2   $0x00, Y6, Y2, Y20
+	VSHUFI64X2   $0x00, Y14, Y10, Y21
+	VINSERTI64X4 $0x01, Y21, Z20, Z22
+	VMOVDQU8.Z   64(SI), K2, Z23
+	VPXORQ       Z22, Z23, Z25
+	TESTQ        BX, BX
+	JNZ          small7i_ct2
+	VMOVDQU8.Z   Z25, K2, Z23
+
+small7i_ct2:
+	VMOVDQU64    Z23, 64(R14)(AX*1)
+	VSHUFI64X2   $0x03, Y6, Y2, Y20
+	VSHUFI64X2   $0x03, Y14, Y10, Y21
+	VINSERTI64X4 $0x01, Y21, Z20, Z22
+	VMOVDQU8.Z   320(SI), K6, Z23
+	VPXORQ       Z22, Z23, Z29
+	TESTQ        BX, BX
+	JNZ          small7i_ct6
+	VMOVDQU8.Z   Z29, K6, Z23
+
+small7i_ct6:
+	VMOVDQU64    Z23, 320(R14)(AX*1)
+	VSHUFI64X2   $0x00, Y7, Y3, Y20
+	VSHUFI64X2   $0x00, Y15, Y11, Y21
+	VINSERTI64X4 $0x01, Y21, Z20, Z22
+	VMOVDQU8.Z   128(SI), K3, Z23
+	VPXORQ       Z22, Z23, Z26
+	TESTQ        BX, BX
+	JNZ          small7i_ct3
+	VMOVDQU8.Z   Z26, K3, Z23
+
+small7i_ct3:
+	VMOVDQU64    Z23, 128(R14)(AX*1)
+	VSHUFI64X2   $0x03, Y7, Y3, Y20
+	VSHUFI64X2   $0x03, Y15, Y11, Y21
+	VINSERTI64X4 $0x01, Y21, Z20, Z22
+	VMOVDQU8.Z   384(SI), K7, Z23
+	VPXORQ       Z22, Z23, Z30
+	TESTQ        BX, BX
+	JNZ          small7i_ct7
+	VMOVDQU8.Z   Z30, K7, Z23
+
+small7i_ct7:
+	VMOVDQU64 Z23, 384(R14)(AX*1)
+	MOVQ      src_len+64(FP), CX
+
+	// The results to the frame: the IFMA MAC takes Z0-Z30 and K1-K4.
+	VMOVDQU64 Z24, 592(SP)
+	VMOVDQU64 Z25, 656(SP)
+	VMOVDQU64 Z26, 720(SP)
+	VMOVDQU64 Z27, 784(SP)
+	VMOVDQU64 Z28, 848(SP)
+	VMOVDQU64 Z29, 912(SP)
+	VMOVDQU64 Z30, 976(SP)
+	LEAQ      15(CX), BX
+	ANDQ      $-16, BX
+	ADDQ      AX, BX
+	MOVQ      DX, (R14)(BX*1)
+	MOVQ      CX, 8(R14)(BX*1)
+	LEAQ      16(BX), R15
+	SHRQ      $0x04, R15
+
+	// The IFMA powers of r (Z3-Z12; K1-K4 and Z16-Z30 scratch) from r in 44-bit
+	// limbs, and the constants.
+	MOVQ         R8, DI
+	MOVQ         R9, R10
+	XORL         R11, R11
+	MOVQ         $0x00000fffffffffff, AX
+	VPBROADCASTQ AX, Z13
+	MOVQ         $0x000003ffffffffff, AX
+	VPBROADCASTQ AX, Z14
+	MOVQ         $0x0000010000000000, AX
+	VPBROADCASTQ AX, Z15
+	MOVQ         $0x00000fffffffffff, AX
+	SHLQ         $0x28, R11
+	MOVQ         R10, BX
+	SHRQ         $0x18, BX
+	ORQ          BX, R11
+	SHLQ         $0x14, R10
+	MOVQ         DI, BX
+	SHRQ         $0x2c, BX
+	ORQ          BX, R10
+	ANDQ         AX, R10
+	ANDQ         AX, DI
+	VPBROADCASTQ DI, Z26
+	VPBROADCASTQ R10, Z27
+	VPBROADCASTQ R11, Z28
+	VPSLLQ       $0x02, Z27, Z22
+	VPSLLQ       $0x04, Z27, Z29
+	VPADDQ       Z22, Z29, Z29
+	VPSLLQ       $0x02, Z28, Z22
+	VPSLLQ       $0x04, Z28, Z30
+	VPADDQ       Z22, Z30, Z30
+	VPXORQ       Z16, Z16, Z16
+	VPXORQ       Z17, Z17, Z17
+	VPXORQ       Z18, Z18, Z18
+	VPXORQ       Z19, Z19, Z19
+	VPXORQ       Z20, Z20, Z20
+	VPXORQ       Z21, Z21, Z21
+	VPMADD52LUQ  Z29, Z28, Z16
+	VPMADD52HUQ  Z29, Z28, Z17
+	VPMADD52LUQ  Z30, Z28, Z18
+	VPMADD52HUQ  Z30, Z28, Z19
+	VPMADD52LUQ  Z26, Z28, Z20
+	VPMADD52HUQ  Z26, Z28, Z21
+	VPMADD52LUQ  Z26, Z26, Z16
+	VPMADD52HUQ  Z26, Z26, Z17
+	VPMADD52LUQ  Z27, Z26, Z18
+	VPMADD52HUQ  Z27, Z26, Z19
+	VPMADD52LUQ  Z28, Z26, Z20
+	VPMADD52HUQ  Z28, Z26, Z21
+	VPMADD52LUQ  Z30, Z27, Z16
+	VPMADD52HUQ  Z30, Z27, Z17
+	VPMADD52LUQ  Z26, Z27, Z18
+	VPMADD52HUQ  Z26, Z27, Z19
+	VPMADD52LUQ  Z27, Z27, Z20
+	VPMADD52HUQ  Z27, Z27, Z21
+	VPSLLQ       $0x08, Z17, Z17
+	VPSLLQ       $0x08, Z19, Z19
+	VPSLLQ       $0x0a, Z21, Z21
+	VPSRLQ       $0x2c, Z16, Z22
+	VPADDQ       Z22, Z17, Z17
+	VPANDQ       Z13, Z16, Z8
+	VPADDQ       Z17, Z18, Z18
+	VPSRLQ       $0x2c, Z18, Z22
+	VPADDQ       Z22, Z19, Z19
+	VPANDQ       Z13, Z18, Z9
+	VPADDQ       Z19, Z20, Z20
+	VPSRLQ       $0x2a, Z20, Z22
+	VPADDQ       Z22, Z21, Z21
+	VPANDQ       Z14, Z20, Z10
+	VPSLLQ       $0x02, Z21, Z22
+	VPADDQ       Z22, Z21, Z21
+	VPADDQ       Z21, Z8, Z8
+	VPSRLQ       $0x2c, Z8, Z22
+	VPANDQ       Z13, Z8, Z8
+	VPADDQ       Z22, Z9, Z9
+	MOVL         $0x0000000a, AX
+	KMOVW        AX, K1
+	MOVL         $0x00000002, AX
+	KMOVW        AX, K2
+	MOVL         $0x00000080, AX
+	KMOVW        AX, K3
+	MOVL         $0x000000aa, AX
+	KMOVW        AX, K4
+	VPBLENDMQ    Z8, Z26, K1, Z23
+	VPBLENDMQ    Z8, Z26, K2, Z8
+	VPBLENDMQ    Z9, Z27, K1, Z24
+	VPBLENDMQ    Z9, Z27, K2, Z9
+	VPBLENDMQ    Z10, Z28, K1, Z25
+	VPBLENDMQ    Z10, Z28, K2, Z10
+	VPSLLQ       $0x02, Z9, Z22
+	VPSLLQ       $0x04, Z9, Z11
+	VPADDQ       Z22, Z11, Z11
+	VPSLLQ       $0x02, Z10, Z22
+	VPSLLQ       $0x04, Z10, Z12
+	VPADDQ       Z22, Z12, Z12
+	VPXORQ       Z16, Z16, Z16
+	VPXORQ       Z17, Z17, Z17
+	VPXORQ       Z18, Z18, Z18
+	VPXORQ       Z19, Z19, Z19
+	VPXORQ       Z20, Z20, Z20
+	VPXORQ       Z21, Z21, Z21
+	VPMADD52LUQ  Z11, Z25, Z16
+	VPMADD52HUQ  Z11, Z25, Z17
+	VPMADD52LUQ  Z12, Z25, Z18
+	VPMADD52HUQ  Z12, Z25, Z19
+	VPMADD52LUQ  Z8, Z25, Z20
+	VPMADD52HUQ  Z8, Z25, Z21
+	VPMADD52LUQ  Z8, Z23, Z16
+	VPMADD52HUQ  Z8, Z23, Z17
+	VPMADD52LUQ  Z9, Z23, Z18
+	VPMADD52HUQ  Z9, Z23, Z19
+	VPMADD52LUQ  Z10, Z23, Z20
+	VPMADD52HUQ  Z10, Z23, Z21
+	VPMADD52LUQ  Z12, Z24, Z16
+	VPMADD52HUQ  Z12, Z24, Z17
+	VPMADD52LUQ  Z8, Z24, Z18
+	VPMADD52HUQ  Z8, Z24, Z19
+	VPMADD52LUQ  Z9, Z24, Z20
+	VPMADD52HUQ  Z9, Z24, Z21
+	VPSLLQ       $0x08, Z17, Z17
+	VPSLLQ       $0x08, Z19, Z19
+	VPSLLQ       $0x0a, Z21, Z21
+	VPSRLQ       $0x2c, Z16, Z22
+	VPADDQ       Z22, Z17, Z17
+	VPANDQ       Z13, Z16, Z23
+	VPADDQ       Z17, Z18, Z18
+	VPSRLQ       $0x2c, Z18, Z22
+	VPADDQ       Z22, Z19, Z19
+	VPANDQ       Z13, Z18, Z24
+	VPADDQ       Z19, Z20, Z20
+	VPSRLQ       $0x2a, Z20, Z22
+	VPADDQ       Z22, Z21, Z21
+	VPANDQ       Z14, Z20, Z25
+	VPSLLQ       $0x02, Z21, Z22
+	VPADDQ       Z22, Z21, Z21
+	VPADDQ       Z21, Z23, Z23
+	VPSRLQ       $0x2c, Z23, Z22
+	VPANDQ       Z13, Z23, Z23
+	VPADDQ       Z22, Z24, Z24
+	VPBLENDMQ    Z26, Z23, K3, Z23
+	VPSHUFD      $0xee, Z23, Z26
+	VPBROADCASTQ X26, Z3
+	VPBLENDMQ    Z27, Z24, K3, Z24
+	VPSHUFD      $0xee, Z24, Z27
+	VPBROADCASTQ X27, Z4
+	VPBLENDMQ    Z28, Z25, K3, Z25
+	VPSHUFD      $0xee, Z25, Z28
+	VPBROADCASTQ X28, Z5
+	VPSLLQ       $0x02, Z4, Z22
+	VPSLLQ       $0x04, Z4, Z6
+	VPADDQ       Z22, Z6, Z6
+	VPSLLQ       $0x02, Z5, Z22
+	VPSLLQ       $0x04, Z5, Z7
+	VPADDQ       Z22, Z7, Z7
+	VPXORQ       Z16, Z16, Z16
+	VPXORQ       Z17, Z17, Z17
+	VPXORQ       Z18, Z18, Z18
+	VPXORQ       Z19, Z19, Z19
+	VPXORQ       Z20, Z20, Z20
+	VPXORQ       Z21, Z21, Z21
+	VPMADD52LUQ  Z6, Z28, Z16
+	VPMADD52HUQ  Z6, Z28, Z17
+	VPMADD52LUQ  Z7, Z28, Z18
+	VPMADD52HUQ  Z7, Z28, Z19
+	VPMADD52LUQ  Z3, Z28, Z20
+	VPMADD52HUQ  Z3, Z28, Z21
+	VPMADD52LUQ  Z3, Z26, Z16
+	VPMADD52HUQ  Z3, Z26, Z17
+	VPMADD52LUQ  Z4, Z26, Z18
+	VPMADD52HUQ  Z4, Z26, Z19
+	VPMADD52LUQ  Z5, Z26, Z20
+	VPMADD52HUQ  Z5, Z26, Z21
+	VPMADD52LUQ  Z7, Z27, Z16
+	VPMADD52HUQ  Z7, Z27, Z17
+	VPMADD52LUQ  Z3, Z27, Z18
+	VPMADD52HUQ  Z3, Z27, Z19
+	VPMADD52LUQ  Z4, Z27, Z20
+	VPMADD52HUQ  Z4, Z27, Z21
+	VPSLLQ       $0x08, Z17, Z17
+	VPSLLQ       $0x08, Z19, Z19
+	VPSLLQ       $0x0a, Z21, Z21
+	VPSRLQ       $0x2c, Z16, Z22
+	VPADDQ       Z22, Z17, Z17
+	VPANDQ       Z13, Z16, Z8
+	VPADDQ       Z17, Z18, Z18
+	VPSRLQ       $0x2c, Z18, Z22
+	VPADDQ       Z22, Z19, Z19
+	VPANDQ       Z13, Z18, Z9
+	VPADDQ       Z19, Z20, Z20
+	VPSRLQ       $0x2a, Z20, Z22
+	VPADDQ       Z22, Z21, Z21
+	VPANDQ       Z14, Z20, Z10
+	VPSLLQ       $0x02, Z21, Z22
+	VPADDQ       Z22, Z21, Z21
+	VPADDQ       Z21, Z8, Z8
+	VPSRLQ       $0x2c, Z8, Z22
+	VPANDQ       Z13, Z8, Z8
+	VPADDQ       Z22, Z9, Z9
+	VPBLENDMQ    Z23, Z8, K4, Z8
+	VPBROADCASTQ X8, Z3
+	VPBLENDMQ    Z24, Z9, K4, Z9
+	VPBROADCASTQ X9, Z4
+	VPBLENDMQ    Z25, Z10, K4, Z10
+	VPBROADCASTQ X10, Z5
+	VPSLLQ       $0x02, Z9, Z22
+	VPSLLQ       $0x04, Z9, Z11
+	VPADDQ       Z22, Z11, Z11
+	VPSLLQ       $0x02, Z10, Z22
+	VPSLLQ       $0x04, Z10, Z12
+	VPADDQ       Z22, Z12, Z12
+	VPSLLQ       $0x02, Z4, Z22
+	VPSLLQ       $0x04, Z4, Z6
+	VPADDQ       Z22, Z6, Z6
+	VPSLLQ       $0x02, Z5, Z22
+	VPSLLQ       $0x04, Z5, Z7
+	VPADDQ       Z22, Z7, Z7
+
+	// N mod 8 blocks one at a time from h = 0 (r0, r1, s1 in R13, SI, CX).
+	MOVQ R8, R13
+	MOVQ R9, SI
+	MOVQ R9, CX
+	SHRQ $0x02, CX
+	ADDQ R9, CX
+	XORL R8, R8
+	XORL R9, R9
+	XORL R12, R12
+	MOVQ R15, DI
+	ANDQ $0x07, DI
+	JZ   small7i_leaddone
+
+small7i_lead:
+	ADDQ  (R14), R8
+	ADCQ  8(R14), R9
+	ADCQ  $0x01, R12
+	MOVQ  R8, DX
+	MULXQ R13, AX, BX
+	MULXQ SI, R8, R10
+	MOVQ  R9, DX
+	MULXQ CX, R11, R9
+	ADDQ  R11, AX
+	ADCQ  R9, BX
+	MULXQ R13, R11, R9
+	ADDQ  R11, R8
+	ADCQ  R9, R10
+	MOVQ  R12, R11
+	IMULQ CX, R11
+	IMULQ R13, R12
+	ADDQ  R11, R8
+	ADCQ  $0x00, R10
+	ADDQ  BX, R8
+	ADCQ  R12, R10
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R10, R12
+	SHRQ  $0x02, R10
+	ANDQ  $0x03, R12
+	LEAQ  (R10)(R10*4), R10
+	ADDQ  R10, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R12
+	ADDQ  $0x10, R14
+	DECQ  DI
+	JNZ   small7i_lead
+
+small7i_leaddone:
+	// h in 44-bit limbs in lane 0; N/8 steps of eight blocks, the last one by
+	// the lane powers; the lanes summed, h in 64-bit limbs.
+	MOVQ        $0x00000fffffffffff, AX
+	SHLQ        $0x28, R12
+	MOVQ        R9, BX
+	SHRQ        $0x18, BX
+	ORQ         BX, R12
+	SHLQ        $0x14, R9
+	MOVQ        R8, BX
+	SHRQ        $0x2c, BX
+	ORQ         BX, R9
+	ANDQ        AX, R9
+	ANDQ        AX, R8
+	VMOVQ       R8, X0
+	VMOVQ       R9, X1
+	VMOVQ       R12, X2
+	MOVQ        R14, SI
+	SHRQ        $0x03, R15
+	VMOVDQU64   (SI), Z23
+	VMOVDQU64   64(SI), Z24
+	VPUNPCKLQDQ Z24, Z23, Z25
+	VPUNPCKHQDQ Z24, Z23, Z24
+	VPANDQ      Z13, Z25, Z23
+	VPADDQ      Z23, Z0, Z0
+	VPSRLQ      $0x2c, Z25, Z25
+	VPSLLQ      $0x14, Z24, Z23
+	VPORQ       Z23, Z25, Z25
+	VPANDQ      Z13, Z25, Z25
+	VPADDQ      Z25, Z1, Z1
+	VPSRLQ      $0x18, Z24, Z24
+	VPORQ       Z15, Z24, Z24
+	VPADDQ      Z24, Z2, Z2
+	LEAQ        128(SI), SI
+
+small7i_steps:
+	DECQ        R15
+	JZ          small7i_last
+	VPXORQ      Z16, Z16, Z16
+	VPXORQ      Z17, Z17, Z17
+	VPXORQ      Z18, Z18, Z18
+	VPXORQ      Z19, Z19, Z19
+	VPXORQ      Z20, Z20, Z20
+	VPXORQ      Z21, Z21, Z21
+	VPMADD52LUQ Z6, Z2, Z16
+	VPMADD52HUQ Z6, Z2, Z17
+	VPMADD52LUQ Z7, Z2, Z18
+	VPMADD52HUQ Z7, Z2, Z19
+	VPMADD52LUQ Z3, Z2, Z20
+	VPMADD52HUQ Z3, Z2, Z21
+	VPMADD52LUQ Z3, Z0, Z16
+	VPMADD52HUQ Z3, Z0, Z17
+	VPMADD52LUQ Z4, Z0, Z18
+	VPMADD52HUQ Z4, Z0, Z19
+	VPMADD52LUQ Z5, Z0, Z20
+	VPMADD52HUQ Z5, Z0, Z21
+	VPMADD52LUQ Z7, Z1, Z16
+	VPMADD52HUQ Z7, Z1, Z17
+	VPMADD52LUQ Z3, Z1, Z18
+	VPMADD52HUQ Z3, Z1, Z19
+	VPMADD52LUQ Z4, Z1, Z20
+	VPMADD52HUQ Z4, Z1, Z21
+	VPSLLQ      $0x08, Z17, Z17
+	VPSLLQ      $0x08, Z19, Z19
+	VPSLLQ      $0x0a, Z21, Z21
+	VPSRLQ      $0x2c, Z16, Z22
+	VPADDQ      Z22, Z17, Z17
+	VPANDQ      Z13, Z16, Z0
+	VPADDQ      Z17, Z18, Z18
+	VPSRLQ      $0x2c, Z18, Z22
+	VPADDQ      Z22, Z19, Z19
+	VPANDQ      Z13, Z18, Z1
+	VPADDQ      Z19, Z20, Z20
+	VPSRLQ      $0x2a, Z20, Z22
+	VPADDQ      Z22, Z21, Z21
+	VPANDQ      Z14, Z20, Z2
+	VPSLLQ      $0x02, Z21, Z22
+	VPADDQ      Z22, Z21, Z21
+	VPADDQ      Z21, Z0, Z0
+	VPSRLQ      $0x2c, Z0, Z22
+	VPANDQ      Z13, Z0, Z0
+	VPADDQ      Z22, Z1, Z1
+	VMOVDQU64   (SI), Z23
+	VMOVDQU64   64(SI), Z24
+	VPUNPCKLQDQ Z24, Z23, Z25
+	VPUNPCKHQDQ Z24, Z23, Z24
+	VPANDQ      Z13, Z25, Z23
+	VPADDQ      Z23, Z0, Z0
+	VPSRLQ      $0x2c, Z25, Z25
+	VPSLLQ      $0x14, Z24, Z23
+	VPORQ       Z23, Z25, Z25
+	VPANDQ      Z13, Z25, Z25
+	VPADDQ      Z25, Z1, Z1
+	VPSRLQ      $0x18, Z24, Z24
+	VPORQ       Z15, Z24, Z24
+	VPADDQ      Z24, Z2, Z2
+	LEAQ        128(SI), SI
+	JMP         small7i_steps
+
+small7i_last:
+	VPXORQ        Z16, Z16, Z16
+	VPXORQ        Z17, Z17, Z17
+	VPXORQ        Z18, Z18, Z18
+	VPXORQ        Z19, Z19, Z19
+	VPXORQ        Z20, Z20, Z20
+	VPXORQ        Z21, Z21, Z21
+	VPMADD52LUQ   Z11, Z2, Z16
+	VPMADD52HUQ   Z11, Z2, Z17
+	VPMADD52LUQ   Z12, Z2, Z18
+	VPMADD52HUQ   Z12, Z2, Z19
+	VPMADD52LUQ   Z8, Z2, Z20
+	VPMADD52HUQ   Z8, Z2, Z21
+	VPMADD52LUQ   Z8, Z0, Z16
+	VPMADD52HUQ   Z8, Z0, Z17
+	VPMADD52LUQ   Z9, Z0, Z18
+	VPMADD52HUQ   Z9, Z0, Z19
+	VPMADD52LUQ   Z10, Z0, Z20
+	VPMADD52HUQ   Z10, Z0, Z21
+	VPMADD52LUQ   Z12, Z1, Z16
+	VPMADD52HUQ   Z12, Z1, Z17
+	VPMADD52LUQ   Z8, Z1, Z18
+	VPMADD52HUQ   Z8, Z1, Z19
+	VPMADD52LUQ   Z9, Z1, Z20
+	VPMADD52HUQ   Z9, Z1, Z21
+	VPSLLQ        $0x08, Z17, Z17
+	VPSLLQ        $0x08, Z19, Z19
+	VPSLLQ        $0x0a, Z21, Z21
+	VPSRLQ        $0x2c, Z16, Z22
+	VPADDQ        Z22, Z17, Z17
+	VPANDQ        Z13, Z16, Z0
+	VPADDQ        Z17, Z18, Z18
+	VPSRLQ        $0x2c, Z18, Z22
+	VPADDQ        Z22, Z19, Z19
+	VPANDQ        Z13, Z18, Z1
+	VPADDQ        Z19, Z20, Z20
+	VPSRLQ        $0x2a, Z20, Z22
+	VPADDQ        Z22, Z21, Z21
+	VPANDQ        Z14, Z20, Z2
+	VPSLLQ        $0x02, Z21, Z22
+	VPADDQ        Z22, Z21, Z21
+	VPADDQ        Z21, Z0, Z0
+	VPSRLQ        $0x2c, Z0, Z22
+	VPANDQ        Z13, Z0, Z0
+	VPADDQ        Z22, Z1, Z1
+	VEXTRACTI64X4 $0x01, Z0, Y3
+	VPADDQ        Y3, Y0, Y0
+	VEXTRACTI128  $0x01, Y0, X3
+	VPADDQ        X3, X0, X0
+	VPSHUFD       $0xee, X0, X3
+	VPADDQ        X3, X0, X0
+	VMOVQ         X0, AX
+	VEXTRACTI64X4 $0x01, Z1, Y4
+	VPADDQ        Y4, Y1, Y1
+	VEXTRACTI128  $0x01, Y1, X4
+	VPADDQ        X4, X1, X1
+	VPSHUFD       $0xee, X1, X4
+	VPADDQ        X4, X1, X1
+	VMOVQ         X1, BX
+	VEXTRACTI64X4 $0x01, Z2, Y5
+	VPADDQ        Y5, Y2, Y2
+	VEXTRACTI128  $0x01, Y2, X5
+	VPADDQ        X5, X2, X2
+	VPSHUFD       $0xee, X2, X5
+	VPADDQ        X5, X2, X2
+	VMOVQ         X2, CX
+	MOVQ          $0x00000fffffffffff, R10
+	MOVQ          AX, DX
+	SHRQ          $0x2c, DX
+	ANDQ          R10, AX
+	ADDQ          DX, BX
+	MOVQ          BX, DX
+	SHRQ          $0x2c, DX
+	ANDQ          R10, BX
+	ADDQ          DX, CX
+	MOVQ          CX, DX
+	SHRQ          $0x2a, DX
+	MOVQ          $0x000003ffffffffff, R10
+	ANDQ          R10, CX
+	LEAQ          (DX)(DX*4), DX
+	ADDQ          DX, AX
+	MOVQ          BX, R8
+	SHLQ          $0x2c, R8
+	MOVQ          BX, R9
+	SHRQ          $0x14, R9
+	MOVQ          CX, DX
+	SHLQ          $0x18, DX
+	MOVQ          CX, R12
+	SHRQ          $0x28, R12
+	ADDQ          AX, R8
+	ADCQ          DX, R9
+	ADCQ          $0x00, R12
+	VMOVDQU64     592(SP), Z24
+	VMOVDQU64     656(SP), Z25
+	VMOVDQU64     720(SP), Z26
+	VMOVDQU64     784(SP), Z27
+	VMOVDQU64     848(SP), Z28
+	VMOVDQU64     912(SP), Z29
+	VMOVDQU64     976(SP), Z30
+	VPXORQ        Z16, Z16, Z16
+	VMOVDQU64     Z16, 592(SP)
+	VMOVDQU64     Z16, 656(SP)
+	VMOVDQU64     Z16, 720(SP)
+	VMOVDQU64     Z16, 784(SP)
+	VMOVDQU64     Z16, 848(SP)
+	VMOVDQU64     Z16, 912(SP)
+	VMOVDQU64     Z16, 976(SP)
+
+	// The chunks' masks again (h is in R8, R9, R12).
+	MOVQ    src_len+64(FP), CX
+	XORL    BX, BX
+	MOVL    $0x00000040, DX
+	MOVQ    CX, AX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    $-1, R10
+	BZHIQ   AX, R10, R10
+	KMOVQ   R10, K1
+	MOVQ    CX, AX
+	SUBQ    $0x00000040, AX
+	CMOVQLT BX, AX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    $-1, R10
+	BZHIQ   AX, R10, R10
+	KMOVQ   R10, K2
+	MOVQ    CX, AX
+	SUBQ    $0x00000080, AX
+	CMOVQLT BX, AX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    $-1, R10
+	BZHIQ   AX, R10, R10
+	KMOVQ   R10, K3
+	MOVQ    CX, AX
+	SUBQ    $0x000000c0, AX
+	CMOVQLT BX, AX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    $-1, R10
+	BZHIQ   AX, R10, R10
+	KMOVQ   R10, K4
+	MOVQ    CX, AX
+	SUBQ    $0x00000100, AX
+	CMOVQLT BX, AX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    $-1, R10
+	BZHIQ   AX, R10, R10
+	KMOVQ   R10, K5
+	MOVQ    CX, AX
+	SUBQ    $0x00000140, AX
+	CMOVQLT BX, AX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    $-1, R10
+	BZHIQ   AX, R10, R10
+	KMOVQ   R10, K6
+	MOVQ    CX, AX
+	SUBQ    $0x00000180, AX
+	CMOVQLT BX, AX
+	CMPQ    AX, DX
+	CMOVQGT DX, AX
+	MOVQ    $-1, R10
+	BZHIQ   AX, R10, R10
+	KMOVQ   R10, K7
+	MOVQ    dst_base+32(FP), DI
+
+	// tag = (h mod 2^130-5) + s mod 2^128: h < 2p here, so subtract p once
+	// if that does not borrow (CMOV: no branch on h).
+	MOVQ    R8, AX
+	MOVQ    R9, BX
+	MOVQ    R12, CX
+	SUBQ    $-5, AX
+	SBBQ    $-1, BX
+	SBBQ    $0x03, CX
+	CMOVQCC AX, R8
+	CMOVQCC BX, R9
+	ADDQ    (SP), R8
+	ADCQ    8(SP), R9
+	MOVQ    tag+104(FP), AX
+	MOVQ    open+112(FP), BX
+	TESTQ   BX, BX
+	JNZ     small7i_verify
+	MOVQ    R8, (AX)
+	MOVQ    R9, 8(AX)
+	JMP     small7i_store
+
+small7i_verify:
+	XORQ (AX), R8
+	XORQ 8(AX), R9
+	ORQ  R8, R9
+	MOVQ $0x00000000, BX
+	JNZ  small7i_done
+
+small7i_store:
+	VMOVDQU8 Z24, K1, (DI)
+	VMOVDQU8 Z25, K2, 64(DI)
+	VMOVDQU8 Z26, K3, 128(DI)
+	VMOVDQU8 Z27, K4, 192(DI)
+	VMOVDQU8 Z28, K5, 256(DI)
+	VMOVDQU8 Z29, K6, 320(DI)
+	VMOVDQU8 Z30, K7, 384(DI)
+	MOVQ     $0x00000001, BX
+
+small7i_done:
+	MOVQ BX, ok+120(FP)
+
+	// Clear s from the frame.
+	XORL AX, AX
+	MOVQ AX, (SP)
+	MOVQ AX, 8(SP)
+
+	// Clear the State from the frame and the vector registers.
+	VPXOR   X0, X0, X0
+	VMOVDQU X0, 544(SP)
+	VMOVDQU X0, 560(SP)
+	VMOVDQU X0, 576(SP)
+	VPXORD  Z16, Z16, Z16
+	VPXORD  Z17, Z17, Z17
+	VPXORD  Z18, Z18, Z18
+	VPXORD  Z19, Z19, Z19
+	VPXORD  Z20, Z20, Z20
+	VPXORD  Z21, Z21, Z21
+	VPXORD  Z22, Z22, Z22
+	VPXORD  Z23, Z23, Z23
+	VPXORD  Z24, Z24, Z24
+	VPXORD  Z25, Z25, Z25
+	VPXORD  Z26, Z26, Z26
+	VPXORD  Z27, Z27, Z27
+	VPXORD  Z28, Z28, Z28
+	VPXORD  Z29, Z29, Z29
+	VPXORD  Z30, Z30, Z30
+	VPXORD  Z31, Z31, Z31
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y1, Y1, Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	VPXOR   Y4, Y4, Y4
+	VPXOR   Y5, Y5, Y5
+	VPXOR   Y6, Y6, Y6
+	VPXOR   Y7, Y7, Y7
+	VPXOR   Y8, Y8, Y8
+	VPXOR   Y9, Y9, Y9
+	VPXOR   Y10, Y10, Y10
+	VPXOR   Y11, Y11, Y11
+	VPXOR   Y12, Y12, Y12
+	VPXOR   Y13, Y13, Y13
+	VPXOR   Y14, Y14, Y14
+	VPXOR   Y15, Y15, Y15
+	VZEROUPPER
+	RET
+
 // func openFirstAVX2(key *[32]byte, nonce []byte, dst []byte, src []byte, ad []byte, tag *[16]byte) (ok int)
 // Requires: AVX, AVX2, BMI2, CMOV
 TEXT ·openFirstAVX2(SB), $1544-120

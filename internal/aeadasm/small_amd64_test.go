@@ -17,13 +17,25 @@ import (
 // data lengths around each padding step up to SmallADMax, source offsets
 // and in place, that nothing past the message is written, and that Open
 // refuses a flipped tag bit, ciphertext bit or additional data bit without
-// writing anything.
+// writing anything. The AVX-512 kernels run twice on CPUs with IFMA: with
+// aeadSmall7AVX512 and with aeadSmall7IFMA for every length from 193 bytes.
 func TestSmallAEAD(t *testing.T) {
+	defer func(v bool, m int) { small7IFMA, small7IFMAMin = v, m }(small7IFMA, small7IFMAMin)
 	for _, k := range smallKernels {
-		t.Run(smallKernelName[k], func(t *testing.T) {
-			needSmall(t, k)
-			testSmallAEAD(t, k)
-		})
+		for _, ifma := range []bool{false, true} {
+			name := smallKernelName[k]
+			if ifma {
+				if k == SmallAVX2 || !hasIFMA {
+					continue
+				}
+				name += "/IFMA"
+			}
+			t.Run(name, func(t *testing.T) {
+				needSmall(t, k)
+				small7IFMA, small7IFMAMin = ifma, SmallMax+1
+				testSmallAEAD(t, k)
+			})
+		}
 	}
 }
 

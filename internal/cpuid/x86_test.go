@@ -84,7 +84,7 @@ func TestX86AEADFor(t *testing.T) {
 	want := map[X86Core]X86AEAD{
 		IntelSapphireRapids: {SmallMax: 192, SmallMaxAVX2: 192, Prold: true, LoopIFMA: true},
 		AMDZen5:             {SmallMax: 192, SmallMaxAVX2: 192, KeyScalar: true},
-		AMDZen4:             {SmallMax: 384, SmallMaxAVX2: 448, OpenFirstMin: 321, Prold: true, ProldMin: 65},
+		AMDZen4:             {SmallMax: 448, SmallMaxAVX2: 448, OpenFirstMin: 321, Prold: true, ProldMin: 65},
 		AMDZen1:             {SmallMax: 448, SmallMaxAVX2: 448, BatchLoop: true},
 	}
 	for c := X86Unknown; c <= AMDZen5; c++ {
