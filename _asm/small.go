@@ -368,6 +368,19 @@ func (k *smallKernel) lensAndMAC() [3]GPPhysical {
 	Comment("Poly1305 of (pa+pc)/16 + 1 blocks: h = (h + m)·r per block, with r0,",
 		"r1 and s1 = r1 + r1>>2 in R13, SI and CX (in registers, the first block's",
 		"products need not wait for r to go through memory).")
+	h := scalarMACStart()
+	Label(k.label("blocks"))
+	run(polyStepOps(R13, RSI, RCX, [4]GPPhysical{RAX, RBX, R10, R11}, R14, h, 0))
+	ADDQ(U8(16), R14)
+	DECQ(R15)
+	JNZ(LabelRef(k.label("blocks")))
+	return h
+}
+
+// scalarMACStart moves r (R8, R9) to R13 and SI with s1 = r1 + r1>>2 in CX,
+// the operands of the small kernels' block steps, and returns h = 0 in R8,
+// R9, R12.
+func scalarMACStart() [3]GPPhysical {
 	MOVQ(R8, R13)
 	MOVQ(R9, RSI)
 	MOVQ(R9, RCX)
@@ -377,11 +390,6 @@ func (k *smallKernel) lensAndMAC() [3]GPPhysical {
 	for _, r := range h {
 		XORL(r.As32(), r.As32())
 	}
-	Label(k.label("blocks"))
-	run(polyStepOps(R13, RSI, RCX, [4]GPPhysical{RAX, RBX, R10, R11}, R14, h, 0))
-	ADDQ(U8(16), R14)
-	DECQ(R15)
-	JNZ(LabelRef(k.label("blocks")))
 	return h
 }
 

@@ -184,25 +184,12 @@ func small7IFMAMAC() [3]GPPhysical {
 	MOVQ(R8, RDI)
 	MOVQ(R9, R10)
 	XORL(R11L, R11L)
-	MOVQ(U64(ifmaMask44), RAX)
-	VPBROADCASTQ(RAX, zMask44)
-	MOVQ(U64(ifmaMask42), RAX)
-	VPBROADCASTQ(RAX, zMask42)
-	MOVQ(U64(1<<40), RAX)
-	VPBROADCASTQ(RAX, zHibit)
+	polyIFMA.constants()
 	ifmaTo44(rA, RAX, RBX)
 	ifmaPowers(rA)
 
 	Comment("N mod 8 blocks one at a time from h = 0 (r0, r1, s1 in R13, SI, CX).")
-	MOVQ(R8, R13)
-	MOVQ(R9, RSI)
-	MOVQ(R9, RCX)
-	SHRQ(U8(2), RCX)
-	ADDQ(R9, RCX)
-	h := [3]GPPhysical{R8, R9, R12}
-	for _, r := range h {
-		XORL(r.As32(), r.As32())
-	}
+	h := scalarMACStart()
 	MOVQ(R15, RDI)
 	ANDQ(U8(7), RDI)
 	JZ(LabelRef(smallName + "_leaddone"))
