@@ -2,7 +2,6 @@
 
 package aeadasm
 
-
 // aeadSmallAVX512 (small_amd64.s): keystream blocks 0 (the Poly1305 key)
 // and 1 of key and nonce (12 bytes, or 24 for XChaCha20: the HChaCha20
 // subkey is computed first, in registers) and the Poly1305 tag of ad
