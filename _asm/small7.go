@@ -20,9 +20,10 @@ import (
 // nonce (and HChaCha20 for a 24-byte nonce) and which is wiped on return.
 // The chunks' byte masks take all seven opmask registers, so the
 // additional data, loaded before the rounds, takes K1 first. The results
-// stay in Z24-Z30 until the tag is known: a Seal's ciphertext and an
-// Open's plaintext are stored only then (an Open's only if the tags
-// match), through the masks.
+// stay in Z24-Z30 until the tag is known (aeadSmall7IFMA parks them in the
+// frame while its MAC takes the vector registers, then wipes that copy): a
+// Seal's ciphertext and an Open's plaintext are stored only then (an
+// Open's only if the tags match), through the masks.
 func genSmall7AVX512() {
 	genSmall7(false)
 	genSmall7(true)
