@@ -60,13 +60,7 @@ func needSmall(t *testing.T, k Kernel) {
 
 func testSmallAEAD(t *testing.T, k Kernel) {
 	r := rand.New(rand.NewPCG(3, 4))
-	rnd := func(n int) []byte {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = byte(r.Uint32())
-		}
-		return b
-	}
+	rnd := func(n int) []byte { return randBytes(r, n) }
 	adLens := []int{0, 1, 12, 13, 15, 16, 17, 31, 32, 33, 47, 48, 49, SmallADMax - 1, SmallADMax}
 	for j := 0; j < 4; j++ {
 		// ChaCha20-Poly1305, then XChaCha20-Poly1305 (24-byte nonces).
@@ -138,6 +132,15 @@ func testSmallAEAD(t *testing.T, k Kernel) {
 	}
 }
 
+// randBytes returns n bytes from r.
+func randBytes(r *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
 // smallKernelMax is the longest message kernel k takes.
 func smallKernelMax(k Kernel) int {
 	if k == SmallAVX2 {
@@ -166,12 +169,19 @@ func TestSmallAEADAllocs(t *testing.T) {
 			}
 		}
 	}
+	if SmallAEADAvailable(SmallAVX2) {
+		msg := make([]byte, OpenFirstAVX2Max)
+		if a := testing.AllocsPerRun(100, func() { openFirst(&key, nonce, msg, msg, ad, &tag) }); a != 0 {
+			t.Errorf("OpenFirstAVX2: %v allocations per run", a)
+		}
+	}
 }
 
-// TestSmallAEADNil runs the small kernels with nil additional data and,
-// for empty messages, nil source and destination slices, whose bases the
-// kernels replace before their masked loads and stores (emptyToFrame in
-// _asm/small.go), against x/crypto.
+// TestSmallAEADNil runs the small kernels (and OpenFirstAVX2) with nil
+// additional data and, for empty messages, nil source and destination
+// slices, whose bases the AVX-512 kernels replace before their masked loads
+// and stores (emptyToFrame in _asm/small.go; the AVX2 ones copy no bytes),
+// against x/crypto.
 func TestSmallAEADNil(t *testing.T) {
 	var key [32]byte
 	for i := range key {
@@ -208,6 +218,9 @@ func TestSmallAEADNil(t *testing.T) {
 			if !OpenSmall(k, &key, nonce, pt, ct, &tag, nil) || !bytes.Equal(pt, msg) {
 				t.Fatalf("%s, n=%d, nil ad: Open fails", smallKernelName[k], n)
 			}
+			if k == SmallAVX2 && !openFirst(&key, nonce, pt, ct, nil, &tag) {
+				t.Fatalf("OpenFirstAVX2, n=%d, nil ad: Open fails", n)
+			}
 			tag[0] ^= 1
 			if OpenSmall(k, &key, nonce, pt, ct, &tag, nil) {
 				t.Fatalf("%s, n=%d, nil ad: Open accepts a forged tag", smallKernelName[k], n)
@@ -225,13 +238,7 @@ func TestSmallAEADNil(t *testing.T) {
 func TestOpenFirstAVX2(t *testing.T) {
 	needSmall(t, SmallAVX2) // the same CPU features and toggle
 	r := rand.New(rand.NewPCG(5, 6))
-	rnd := func(n int) []byte {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = byte(r.Uint32())
-		}
-		return b
-	}
+	rnd := func(n int) []byte { return randBytes(r, n) }
 	adLens := []int{0, 1, 13, 15, 16, 17, 32, 47, 48, 49, SmallADMax - 1, SmallADMax}
 	for j := 0; j < 2; j++ {
 		key, nonce := (*[32]byte)(rnd(32)), rnd(12)
