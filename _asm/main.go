@@ -131,6 +131,7 @@ var families = map[string]func(){
 		genStitched()
 		genStitchedIFMA()
 		genStitchedAVX2()
+		genKeyTail()
 	},
 }
 
@@ -1009,12 +1010,18 @@ func zmmRowInputs() {
 // Y0-Y15 the state words; Y16-Y19 free for temporaries; Y20-Y31 words 4-15
 // broadcast to the 8 lanes (Y28: the counters), kept for the final
 // addition; the constants are broadcast from memory. The loop is at label.
-func vl8Rounds(label string) {
+func vl8Rounds(label string) { vl8RoundsFrom(label, nil) }
+
+// vl8RoundsFrom is vl8Rounds with lane l's counter read from counters
+// (eight words) instead of s.Counter+l, unless counters is nil.
+func vl8RoundsFrom(label string, counters Op) {
 	y := yreg
 	for w := 4; w < 16; w++ {
 		switch {
 		case w < 12:
 			VPBROADCASTD(mem(rState, offKey+4*(w-4)), y(16+w))
+		case w == 12 && counters != nil:
+			VMOVDQU32(counters, y(28))
 		case w == 12:
 			VPBROADCASTD(mem(rState, offCounter), y(28))
 			VPADDD(iota16, y(28), y(28))
@@ -1045,16 +1052,8 @@ func vl8Rounds(label string) {
 // zmm sets (whose shuffles and 512-bit operations, two per cycle there, make
 // it throughput-bound), and about 6% more than one zmm set for 3..4 blocks.
 func transposedVL8() {
-	y := yreg
 	vl8Rounds("vl8_rounds")
-
-	for w := 0; w < 16; w++ {
-		if w < 4 {
-			VPADDD_BCST(sigma.Offset(4*w), y(w), y(w))
-		} else {
-			VPADDD(y(16+w), y(w), y(w))
-		}
-	}
+	addInputVL8()
 	transposeVL8(func(blk int, halves func() (VecPhysical, VecPhysical)) {
 		skip := newLabel("skip")
 		skipUnless(blk, 5, skip)
@@ -1066,6 +1065,19 @@ func transposedVL8() {
 		Label(skip)
 	})
 	JMP(LabelRef("tail_done"))
+}
+
+// addInputVL8 adds the input to an 8-lane ymm batch after vl8Rounds:
+// words 0-3 from sigma, 4-15 from Y20-Y31, where vl8Rounds keeps them.
+func addInputVL8() {
+	y := yreg
+	for w := 0; w < 16; w++ {
+		if w < 4 {
+			VPADDD_BCST(sigma.Offset(4*w), y(w), y(w))
+		} else {
+			VPADDD(y(16+w), y(w), y(w))
+		}
+	}
 }
 
 // transposeVL8 transposes an 8-lane ymm batch in Y0-Y15 (state word w of

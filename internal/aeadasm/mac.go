@@ -44,13 +44,18 @@ func macFinish(out *[16]byte, p *poly1305.MAC, adLen, ctLen int) {
 
 // openFinish ends a stitched Open whose loop has MACed and decrypted
 // ciphertext[:k]: it MACs the rest and the lengths, compares the tag with
-// tg, and only if they are equal decrypts the rest into out[k:].
-func openFinish(s *chacha20core.State, p *poly1305.MAC, out, ciphertext []byte, k, adLen int, tg *[16]byte) bool {
+// tg, and only if they are equal decrypts the rest into out[k:]: with the
+// keystream ks if it is not nil (len(ciphertext) - k bytes), else from s.
+func openFinish(s *chacha20core.State, p *poly1305.MAC, out, ciphertext []byte, k, adLen int, tg *[16]byte, ks []byte) bool {
 	p.WritePadded(ciphertext[k:])
 	var want [16]byte
 	macFinish(&want, p, adLen, len(ciphertext))
 	if subtle.ConstantTimeCompare(want[:], tg[:]) != 1 {
 		return false
+	}
+	if ks != nil {
+		subtle.XORBytes(out[k:], ciphertext[k:], ks)
+		return true
 	}
 	chacha20core.XORKeyStream(s, out[k:], ciphertext[k:])
 	return true

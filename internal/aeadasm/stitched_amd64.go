@@ -3,8 +3,11 @@
 package aeadasm
 
 import (
+	"crypto/subtle"
+
 	"github.com/chachakit/chachakit/internal/chacha20core"
 	"github.com/chachakit/chachakit/internal/poly1305"
+	"github.com/chachakit/chachakit/internal/wipe"
 )
 
 // The stitched loops (stitched_amd64.s): xorMACAVX512 runs 16-block
@@ -33,6 +36,89 @@ func xorMACAVX2(s *chacha20core.State, dst, src, mac []byte, skip int, h *[3]uin
 //go:noescape
 func xorMACIFMA(s *chacha20core.State, dst, src, mac []byte, skip int, h *[3]uint64, r *[2]uint64)
 
+// keyTailAVX512 and keyTailAVX2 store the keystream of four blocks of s's
+// key to out, row 3 of block b (its counter and nonce words) from
+// rows[4b:4b+4], in two row sets; keyTail8AVX512 and keyTail16AVX512 that
+// of eight or 16 blocks of s's key and nonce, block l's counter ctr[l], in
+// eight ymm or 16 zmm lanes (_asm/keytail.go). s.Counter is not used.
+//
+//go:noescape
+func keyTailAVX512(s *chacha20core.State, out *[256]byte, rows *[16]uint32)
+
+//go:noescape
+func keyTailAVX2(s *chacha20core.State, out *[256]byte, rows *[16]uint32)
+
+//go:noescape
+func keyTail8AVX512(s *chacha20core.State, out *[512]byte, ctr *[16]uint32)
+
+//go:noescape
+func keyTail16AVX512(s *chacha20core.State, out *[1024]byte, ctr *[16]uint32)
+
+// keyTailMax is the longest tail (the bytes after the stitched loop's whole
+// batches) whose keystream keyTail computes with the Poly1305 key block:
+// keyTailRows in the AVX2 row sets, 15 blocks beside it in 16 AVX-512
+// lanes. keyTailRows is the most the two row sets take.
+func keyTailMax(k Kernel) int {
+	if k == StitchedAVX2 {
+		return keyTailRows
+	}
+	return 15 * 64
+}
+
+const keyTailRows = 3 * 64
+
+// keyTail stores the Poly1305 key block (counter s.Counter) to ks[0:64] and
+// the keystream of the tail blocks after the first n bytes of the message
+// (counters s.Counter+1+n/64 on) after it, in one call, and returns how
+// many bytes of ks it wrote (ks holds at least 256, or 1024 for a tail of
+// more than three blocks). Alone, the key block is one latency-bound call
+// of the row code, and the tail's blocks another call; the two row sets or
+// the one batch that hold both cost about what the second call does. It
+// advances s.Counter by one, as chacha20core.Block does.
+func keyTail(k Kernel, s *chacha20core.State, ks []byte, n, tail int) int {
+	t := s.Counter + 1 + uint32(n/64)
+	var w int
+	if tail <= keyTailRows {
+		var rows [16]uint32
+		for b, c := range [4]uint32{s.Counter, t, t + 1, t + 2} {
+			rows[4*b] = c
+			copy(rows[4*b+1:4*b+4], s.Nonce[:])
+		}
+		if k == StitchedAVX2 {
+			keyTailAVX2(s, (*[256]byte)(ks), &rows)
+		} else {
+			keyTailAVX512(s, (*[256]byte)(ks), &rows)
+		}
+		w = 256
+	} else {
+		var ctr [16]uint32
+		ctr[0] = s.Counter
+		for i := 1; i < len(ctr); i++ {
+			ctr[i] = t + uint32(i-1)
+		}
+		if tail <= 7*64 {
+			keyTail8AVX512(s, (*[512]byte)(ks), &ctr)
+			w = 512
+		} else {
+			keyTail16AVX512(s, (*[1024]byte)(ks), &ctr)
+			w = 1024
+		}
+	}
+	s.Counter++
+	return w
+}
+
+// startTail begins a stitched Seal or Open whose tail (the last tail bytes
+// of src, after k bytes of whole batches) keyTail can take: p gets its key
+// and the additional data, and the tail's keystream is left in ks[64:],
+// to be wiped by the caller (keyTail's result says how far).
+func startTail(kern Kernel, s *chacha20core.State, p *poly1305.MAC, ks []byte, ad []byte, k, tail int) int {
+	w := keyTail(kern, s, ks, k, tail)
+	p.Init((*[32]byte)(ks[:32]))
+	p.WritePadded(ad)
+	return w
+}
+
 // xorAndMAC runs the loop of kernel k (StitchedAVX512, StitchedIFMA or
 // StitchedAVX2) over the whole batches of src.
 func xorAndMAC(k Kernel, s *chacha20core.State, p *poly1305.MAC, dst, src, mac []byte, skip int) {
@@ -53,16 +139,27 @@ func xorAndMAC(k Kernel, s *chacha20core.State, p *poly1305.MAC, dst, src, mac [
 // sealStitched is Seal for plaintexts of at least two whole batches: each
 // batch's keystream runs with the MAC of the ciphertext of the batch before
 // it (the first batch with none); the last batch's ciphertext and the tail
-// are MACed after, and the tail is encrypted by the engine.
+// are MACed after. The tail's keystream comes with the Poly1305 key block
+// (keyTail) up to keyTailMax bytes, else from the engine after the loop.
 func sealStitched(kern Kernel, s *chacha20core.State, ciphertext, plaintext, ad []byte, tag *[16]byte) {
 	k := len(plaintext) / Batch * Batch
 	if k < 2*Batch {
 		panic("chacha20poly1305: internal error: message too short for the stitched Seal")
 	}
 	var p poly1305.MAC
-	macInit(&p, s, ad)
-	xorAndMAC(kern, s, &p, ciphertext[:k], plaintext[:k], ciphertext[:k-Batch], 1)
-	chacha20core.XORKeyStream(s, ciphertext[k:], plaintext[k:])
+	tail := len(plaintext) - k
+	switch {
+	case tail == 0 || tail > keyTailMax(kern):
+		macInit(&p, s, ad)
+		xorAndMAC(kern, s, &p, ciphertext[:k], plaintext[:k], ciphertext[:k-Batch], 1)
+		chacha20core.XORKeyStream(s, ciphertext[k:], plaintext[k:])
+	case tail <= keyTailRows:
+		var ks [256]byte
+		sealTail(kern, s, &p, ks[:], ciphertext, plaintext, ad, k)
+	default:
+		var ks [1024]byte
+		sealTail(kern, s, &p, ks[:], ciphertext, plaintext, ad, k)
+	}
 	p.WritePadded(ciphertext[k-Batch:])
 	macFinish(tag, &p, len(ad), len(ciphertext))
 }
@@ -71,7 +168,7 @@ func sealStitched(kern Kernel, s *chacha20core.State, ciphertext, plaintext, ad 
 // batches are decrypted and MACed in one pass (the kernel reads each
 // ciphertext block before it writes the plaintext over it, for an Open in
 // place), the tail is MACed, and only if the tag verifies is the tail
-// decrypted.
+// decrypted (its keystream computed as sealStitched's is).
 func openStitched(kern Kernel, s *chacha20core.State, out, ciphertext, ad []byte, tag *[16]byte) bool {
 	k := len(ciphertext) / Batch * Batch
 	if k == 0 {
@@ -81,7 +178,38 @@ func openStitched(kern Kernel, s *chacha20core.State, out, ciphertext, ad []byte
 	// not at all), and the plaintext is written before the comparison.
 	tg := *tag
 	var p poly1305.MAC
-	macInit(&p, s, ad)
-	xorAndMAC(kern, s, &p, out[:k], ciphertext[:k], ciphertext[:k], 0)
-	return openFinish(s, &p, out, ciphertext, k, len(ad), &tg)
+	tail := len(ciphertext) - k
+	switch {
+	case tail == 0 || tail > keyTailMax(kern):
+		macInit(&p, s, ad)
+		xorAndMAC(kern, s, &p, out[:k], ciphertext[:k], ciphertext[:k], 0)
+		return openFinish(s, &p, out, ciphertext, k, len(ad), &tg, nil)
+	case tail <= keyTailRows:
+		var ks [256]byte
+		return openTail(kern, s, &p, ks[:], out, ciphertext, ad, k, &tg)
+	default:
+		var ks [1024]byte
+		return openTail(kern, s, &p, ks[:], out, ciphertext, ad, k, &tg)
+	}
+}
+
+// sealTail is sealStitched's loop for a tail that keyTail takes: the
+// tail's ciphertext is written first (it lies after the loop's bytes).
+func sealTail(kern Kernel, s *chacha20core.State, p *poly1305.MAC, ks, ciphertext, plaintext, ad []byte, k int) {
+	tail := len(plaintext) - k
+	w := startTail(kern, s, p, ks, ad, k, tail)
+	subtle.XORBytes(ciphertext[k:], plaintext[k:], ks[64:64+tail])
+	wipe.Memclr(ks[:w])
+	xorAndMAC(kern, s, p, ciphertext[:k], plaintext[:k], ciphertext[:k-Batch], 1)
+}
+
+// openTail is openStitched for a tail that keyTail takes: the tail's
+// keystream waits in ks until the tag has been checked.
+func openTail(kern Kernel, s *chacha20core.State, p *poly1305.MAC, ks, out, ciphertext, ad []byte, k int, tg *[16]byte) bool {
+	tail := len(ciphertext) - k
+	w := startTail(kern, s, p, ks, ad, k, tail)
+	xorAndMAC(kern, s, p, out[:k], ciphertext[:k], ciphertext[:k], 0)
+	ok := openFinish(s, p, out, ciphertext, k, len(ad), tg, ks[64:64+tail])
+	wipe.Memclr(ks[:w])
+	return ok
 }

@@ -38,14 +38,22 @@ var stitchedKernels = []struct {
 func eachStitched(t *testing.T, f func(t *testing.T, k Kernel)) {
 	for _, k := range stitchedKernels {
 		t.Run(k.name, func(t *testing.T) {
-			if !k.available {
-				if cryptotest.Strict() && !slices.Contains(strings.Split(os.Getenv("CHACHAKIT_ABSENT"), ","), "aead/"+strings.TrimSuffix(k.name, "-IFMA")) {
-					t.Fatalf("%s is not available on this CPU, and CHACHAKIT_STRICT=1 expects it to run", k.name)
-				}
-				t.Skipf("%s is not available on this CPU", k.name)
-			}
+			needStitched(t, k.name, k.available)
 			f(t, k.kernel)
 		})
+	}
+}
+
+// needStitched skips a test of stitched kernel name (or of a function that
+// only it uses) where available is false, and fails it there in strict
+// mode unless CHACHAKIT_ABSENT names aead/name (without "-IFMA").
+func needStitched(t *testing.T, name string, available bool) {
+	t.Helper()
+	if !available {
+		if cryptotest.Strict() && !slices.Contains(strings.Split(os.Getenv("CHACHAKIT_ABSENT"), ","), "aead/"+strings.TrimSuffix(name, "-IFMA")) {
+			t.Fatalf("%s is not available on this CPU, and CHACHAKIT_STRICT=1 expects it to run", name)
+		}
+		t.Skipf("%s is not available on this CPU", name)
 	}
 }
 

@@ -74,5 +74,5 @@ func openNEON(s *chacha20core.State, sve2 bool, out, ciphertext, ad []byte, tag 
 	var p poly1305.MAC
 	macInit(&p, s, ad)
 	xorAndMACNEON(s, sve2, &p, out[:k], ciphertext[:k], ciphertext[:k])
-	return openFinish(s, &p, out, ciphertext, k, len(ad), &tg)
+	return openFinish(s, &p, out, ciphertext, k, len(ad), &tg, nil)
 }
