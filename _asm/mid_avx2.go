@@ -35,7 +35,9 @@ import (
 //   - a last batch of at most 4 blocks (at most 256 message bytes left)
 //     takes xorBlocksAVX2's row layout (two sets of two blocks, one per
 //     128-bit lane), whose rounds are shorter; the MAC work merged into
-//     them (the previous batch's) then sets the batch's length.
+//     them (the previous batch's) then sets the batch's length. An Open's
+//     last batch after batch 1 does so up to 6 blocks (384 bytes), in
+//     three sets.
 //   - the tail, after the last batch: K MAC blocks, those of the last
 //     batch's whole 64-byte blocks, then in fin those of the partial block
 //     (the caller copies its plaintext or ciphertext in and the result out:
@@ -55,10 +57,11 @@ import (
 // MAC blocks (a copy in z, from 0), and the last batch's chain A also
 // takes the K-16 tail blocks before them (conditional blocks, five per two
 // double rounds and three after them; with B = 2 they run after the
-// batch), so that what is left is two joins. With B >= 3 and an 8-block
-// last batch, batch 1's chain A also takes the first midOpenX = 5 blocks
-// of batch 1's own ciphertext (six blocks per two double rounds instead of
-// five), which the last batch's chain A then does not. A tail of K < 16
+// batch), so that what is left is two joins. With B >= 3 and an 8-lane
+// last batch (7 or 8 blocks: more than rowMaxT bytes), batch 1's chain A
+// also takes the first midOpenX = 5 blocks of batch 1's own ciphertext
+// (six blocks per two double rounds instead of five), which the last
+// batch's chain A then does not. A tail of K < 16
 // blocks runs as one chain.
 // The last batch runs that MAC before its stores (an Open in place), and
 // the whole plaintext is written before the caller compares the tags (the
@@ -92,6 +95,11 @@ const signatureMid = "func(s *[12]uint32, dst []byte, src []byte, ad []byte, adT
 // midMask: 64 bytes of 0xff then 64 zeros; the 64 bytes at 64-r are the
 // mask of a partial block of r bytes.
 var midMask Mem
+
+// rowMaxT is the longest last batch, in message bytes, that takes the row
+// layout: up to 256 in two sets, up to 384 in three (an Open's last batch
+// after batch 1).
+const rowMaxT = 6 * 64
 
 func genMidAVX2() {
 	genMidAVX2Kernel(false)
@@ -176,6 +184,9 @@ func genMidAVX2Kernel(open bool) {
 	// or 0 once a loop batch took them); the round counter of that batch
 	// (SI is chain B's pointer there).
 	tX, rc := AllocLocal(8), AllocLocal(8)
+	// An Open's three-set row batch keeps its input rows in the spill slots
+	// (16-21), which the row layout does not use.
+	rowIn := slot(16)
 
 	Comment("B = ceil((len(src)+64)/512) batches; src and dst as bases of virtual block 0.")
 	Load(Param("src").Len(), RCX)
@@ -351,29 +362,66 @@ func genMidAVX2Kernel(open bool) {
 		Label(lbl(b + "_stored"))
 	}
 
-	// The last batch when it has at most 4 blocks (t <= 256 bytes), in
-	// xorBlocksAVX2's row layout: two sets of four rows, two blocks per set
-	// (one per 128-bit lane), the third and fourth block's counter row in
-	// Y12. Its rounds are shorter than the 8-block batch's (bench/README.md,
-	// "Engine per path and block count"), so the MAC work merged into them
-	// (the previous batch's, as in the 8-block batch) sets its length.
-	sets := []quad{{Y0, Y1, Y2, Y3}, {Y4, Y5, Y6, Y7}}
+	// The last batch when it has at most 4 blocks (t <= 256 bytes), or an
+	// Open's after batch 1 of at most 6 (t <= rowMaxT), in xorBlocksAVX2's
+	// row layout: two or three sets of four rows (rows3), two blocks per
+	// set (one per 128-bit lane). Its rounds are shorter
+	// than the 8-block batch's (bench/README.md, "Engine per path and block
+	// count"; three sets 128 ns against the 8-block batch's 155 on AMD Zen
+	// 4), so the MAC work merged into them (the previous batch's, as in the
+	// 8-block batch) sets its length. Two sets keep their input rows in
+	// Y8-Y12 (the second set's counter row in Y12); three sets use Y0-Y11
+	// and Y12-Y14 as temporaries, so their input rows live in rowIn (in
+	// the wiped vector frame).
+	rows3 := false
+	sets := func() []quad {
+		if rows3 {
+			return []quad{{Y0, Y1, Y2, Y3}, {Y4, Y5, Y6, Y7}, {Y8, Y9, Y10, Y11}}
+		}
+		return []quad{{Y0, Y1, Y2, Y3}, {Y4, Y5, Y6, Y7}}
+	}
 	in := [5]VecPhysical{Y8, Y9, Y10, Y11, Y12}
-	inRow := func(i, j int) VecPhysical {
-		if j == 3 && i == 1 {
+	inRow := func(i, j int) Op {
+		switch {
+		case rows3 && j == 3:
+			return rowIn.Offset(32 * (3 + i))
+		case rows3:
+			return rowIn.Offset(32 * j)
+		case j == 3 && i == 1:
 			return in[4]
 		}
 		return in[j]
 	}
 	rowSetup := func() {
 		MOVQ(f.state, rState)
+		if rows3 {
+			Comment("Three sets: the input rows to rowIn (constants, key, the three counter rows).")
+			for j, m := range []Mem{sigma, mem(rState, offKey), mem(rState, offKey+16)} {
+				VBROADCASTI128(m, Y12)
+				VMOVDQU(Y12, rowIn.Offset(32*j))
+			}
+			VBROADCASTI128(mem(rState, offCounter), Y12)
+			VPADDD(rowLanes, Y12, Y12)
+			for i := 0; i < 3; i++ {
+				if i > 0 {
+					VPADDD(rowStep2, Y12, Y12)
+				}
+				VMOVDQU(Y12, rowIn.Offset(32*(3+i)))
+			}
+			for i, q := range sets() {
+				for j := 0; j < 4; j++ {
+					VMOVDQU(inRow(i, j), q[j])
+				}
+			}
+			return
+		}
 		VBROADCASTI128(sigma, in[0])
 		VBROADCASTI128(mem(rState, offKey), in[1])
 		VBROADCASTI128(mem(rState, offKey+16), in[2])
 		VBROADCASTI128(mem(rState, offCounter), in[3])
 		VPADDD(rowLanes, in[3], in[3])
 		VPADDD(rowStep2, in[3], in[4])
-		for i, q := range sets {
+		for i, q := range sets() {
 			for j := 0; j < 4; j++ {
 				VMOVDQA(inRow(i, j), q[j])
 			}
@@ -381,6 +429,10 @@ func genMidAVX2Kernel(open bool) {
 	}
 	rowDR2 := func() []func() {
 		rtmp := []VecPhysical{Y13, Y14}
+		if rows3 {
+			rtmp = []VecPhysical{Y12, Y13, Y14}
+		}
+		sets := sets()
 		shuf := func(a, c, d uint8) []func() {
 			var ops []func()
 			for _, q := range sets {
@@ -402,7 +454,7 @@ func genMidAVX2Kernel(open bool) {
 	}
 	rowAdd := func() {
 		Comment("Add the input rows.")
-		for i, q := range sets {
+		for i, q := range sets() {
 			for j := 0; j < 4; j++ {
 				VPADDD(inRow(i, j), q[j], q[j])
 			}
@@ -413,7 +465,7 @@ func genMidAVX2Kernel(open bool) {
 	rowStore := func() {
 		MOVQ(f.src, rSrc)
 		MOVQ(f.dst, rDst)
-		for i, q := range sets {
+		for i, q := range sets() {
 			for l, imm := range []uint8{0x20, 0x31} {
 				blk := 2*i + l
 				xor, fin, next := newLabel("rxor"), newLabel("rfin"), newLabel("rnext")
@@ -464,25 +516,47 @@ func genMidAVX2Kernel(open bool) {
 			JMP(LabelRef(lbl("tail")))
 		}
 	}
-	var b1Row func()
+	var b1Row func(name string)
+	// rowBatch emits the row-layout last batches after the loop: label
+	// row, and for an Open row3 (three sets), and batch 1's (b1Row, two
+	// sets). Three sets measured faster only there (bench/README.md, "AVX2
+	// Open's last batch in three row sets"): a Seal's last batch, and batch
+	// 1's, whose single MAC chain sets its length, were no faster.
 	rowBatch := func() {
-		Label(lbl("row"))
-		Comment("The loop's last batch in the row layout; the previous batch's MAC as",
-			"two chains of 16.")
-		rowSetup()
-		for _, r := range avx2ChainB {
-			XORL(r.As32(), r.As32())
+		for _, r3 := range []bool{false, true} {
+			if r3 && !open {
+				break
+			}
+			rows3 = r3
+			name := "row"
+			if r3 {
+				name = "row3"
+			}
+			Label(lbl(name))
+			if open && !r3 {
+				CMPQ(tT, U32(256))
+				JA(LabelRef(lbl("row3")))
+			}
+			Comment("The loop's last batch in the row layout; the previous batch's MAC as",
+				"two chains of 16.")
+			rowSetup()
+			for _, r := range avx2ChainB {
+				XORL(r.As32(), r.As32())
+			}
+			MOVQ(f.mac, avx2Ptr)
+			MOVQ(U32(5), RSI)
+			Label(lbl(name + "_rounds"))
+			merge(rowDR2(), append(chainsAB([]int{0, 1, 2}), func() { LEAQ(mem(avx2Ptr, 48), avx2Ptr) }))
+			DECQ(RSI)
+			JNZ(LabelRef(lbl(name + "_rounds")))
+			run(chainsAB([]int{0}))
+			join := mulGeneralOps(avx2ChainA, avx2JoinP, R15, RAX, f.pow)
+			rowEnd(name, 0, func() { run(join) })
+			if !r3 {
+				b1Row("b1r")
+			}
 		}
-		MOVQ(f.mac, avx2Ptr)
-		MOVQ(U32(5), RSI)
-		Label(lbl("row_rounds"))
-		merge(rowDR2(), append(chainsAB([]int{0, 1, 2}), func() { LEAQ(mem(avx2Ptr, 48), avx2Ptr) }))
-		DECQ(RSI)
-		JNZ(LabelRef(lbl("row_rounds")))
-		run(chainsAB([]int{0}))
-		join := mulGeneralOps(avx2ChainA, avx2JoinP, R15, RAX, f.pow)
-		rowEnd("row", 0, func() { run(join) })
-		b1Row()
+		rows3 = false
 	}
 
 	// clamp clamps r (R8, R9: its two 64-bit halves) and stores r, s1 and
@@ -553,7 +627,7 @@ func genMidAVX2Kernel(open bool) {
 	CMPQ(f.n, U8(1))
 	JNE(LabelRef(lbl("b1_t")))
 	CMPQ(tT, U32(256))
-	JBE(LabelRef(lbl("b1row")))
+	JBE(LabelRef(lbl("b1r")))
 	Label(lbl("b1_t"))
 	load()
 	MOVQ(f.mac, avx2Ptr)
@@ -599,11 +673,11 @@ func genMidAVX2Kernel(open bool) {
 		}
 	}
 	if open {
-		Comment("Open, B >= 3 batches and an 8-block last batch: chain A also takes",
+		Comment("Open, B >= 3 batches and an 8-lane last batch: chain A also takes",
 			"the first midOpenX blocks of batch 1 (the last batch's chain A the fewer).")
 		CMPQ(f.n, U8(2))
 		JB(LabelRef(lbl("b1_nox")))
-		CMPQ(tT, U32(256))
+		CMPQ(tT, U32(rowMaxT))
 		JBE(LabelRef(lbl("b1_nox")))
 		b1(true, "b1_xrounds", dr2, midOpenPerA)
 		JMP(LabelRef(lbl("b1_mac_done")))
@@ -641,22 +715,22 @@ func genMidAVX2Kernel(open bool) {
 		Label(skip)
 	}
 	store("b1", pow, []func(){lastPow})
-	b1Row = func() {
-		Label(lbl("b1row"))
+	b1Row = func(name string) {
+		Label(lbl(name))
 		Comment("Batch 1 as the last batch in the row layout; batch 0's MAC as one chain",
 			"(and, for Open, chain Z).")
 		rowSetup()
 		MOVQ(f.mac, avx2Ptr)
 		if open {
 			CMPQ(tX, U8(0))
-			JL(LabelRef(lbl("b1r_noz")))
-			b1(true, "b1r_zrounds", rowDR2, 5)
-			JMP(LabelRef(lbl("b1r_macd")))
-			Label(lbl("b1r_noz"))
+			JL(LabelRef(lbl(name + "_noz")))
+			b1(true, name+"_zrounds", rowDR2, 5)
+			JMP(LabelRef(lbl(name + "_macd")))
+			Label(lbl(name + "_noz"))
 		}
-		b1(false, "b1r_rounds", rowDR2, 5)
-		Label(lbl("b1r_macd"))
-		rowEnd("b1r", 1, lastPow)
+		b1(false, name+"_rounds", rowDR2, 5)
+		Label(lbl(name + "_macd"))
+		rowEnd(name, 1, lastPow)
 	}
 	advance()
 	if open {
@@ -667,10 +741,15 @@ func genMidAVX2Kernel(open bool) {
 
 	// Batches 2 onwards: 32 MAC blocks as two chains of 16.
 	Label(lbl("loop"))
-	Comment("A last batch of at most 4 blocks takes the row layout (rowBatch).")
+	Comment("A last batch of at most 4 blocks takes the row layout (rowBatch); an",
+		"Open's of 5 or 6 blocks too, in three sets.")
 	CMPQ(f.n, U8(1))
 	JNE(LabelRef(lbl("loop_t")))
-	CMPQ(tT, U32(256))
+	if open {
+		CMPQ(tT, U32(rowMaxT))
+	} else {
+		CMPQ(tT, U32(256))
+	}
 	JBE(LabelRef(lbl("row")))
 	Label(lbl("loop_t"))
 	load()

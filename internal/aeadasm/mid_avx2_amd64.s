@@ -733,7 +733,7 @@ ms_adTail_done:
 	CMPQ 832(SP), $0x01
 	JNE  ms_b1_t
 	CMPQ 1016(SP), $0x00000100
-	JBE  ms_b1row
+	JBE  ms_b1r
 
 ms_b1_t:
 	// Counters s.Counter+0 ... s.Counter+7, one per lane.
@@ -2263,7 +2263,8 @@ ms_b1_stored:
 	JZ   ms_tail
 
 ms_loop:
-	// A last batch of at most 4 blocks takes the row layout (rowBatch).
+	// A last batch of at most 4 blocks takes the row layout (rowBatch); an
+	// Open's of 5 or 6 blocks too, in three sets.
 	CMPQ 832(SP), $0x01
 	JNE  ms_loop_t
 	CMPQ 1016(SP), $0x00000100
@@ -4283,7 +4284,7 @@ rnext_77:
 	ADDL  $0x08, 32(AX)
 	JMP   ms_tail
 
-ms_b1row:
+ms_b1r:
 	// Batch 1 as the last batch in the row layout; batch 0's MAC as one chain
 	// (and, for Open, chain Z).
 	MOVQ           800(SP), AX
@@ -5556,7 +5557,7 @@ mo_adTail_done:
 	CMPQ 1344(SP), $0x01
 	JNE  mo_b1_t
 	CMPQ 1528(SP), $0x00000100
-	JBE  mo_b1row
+	JBE  mo_b1r
 
 mo_b1_t:
 	// Counters s.Counter+0 ... s.Counter+7, one per lane.
@@ -5583,11 +5584,11 @@ mo_b1_t:
 	VMOVDQU      480(BX), Y15
 	MOVQ         1336(SP), R15
 
-	// Open, B >= 3 batches and an 8-block last batch: chain A also takes
+	// Open, B >= 3 batches and an 8-lane last batch: chain A also takes
 	// the first midOpenX blocks of batch 1 (the last batch's chain A the fewer).
 	CMPQ 1344(SP), $0x02
 	JB   mo_b1_nox
-	CMPQ 1528(SP), $0x00000100
+	CMPQ 1528(SP), $0x00000180
 	JBE  mo_b1_nox
 
 	// Open: chain Z, the last 16 MAC blocks of the message (in z), from 0.
@@ -8654,10 +8655,11 @@ mo_b1_stored:
 	JZ   mo_done
 
 mo_loop:
-	// A last batch of at most 4 blocks takes the row layout (rowBatch).
+	// A last batch of at most 4 blocks takes the row layout (rowBatch); an
+	// Open's of 5 or 6 blocks too, in three sets.
 	CMPQ 1344(SP), $0x01
 	JNE  mo_loop_t
-	CMPQ 1528(SP), $0x00000100
+	CMPQ 1528(SP), $0x00000180
 	JBE  mo_row
 
 mo_loop_t:
@@ -10753,6 +10755,9 @@ mo_done:
 	RET
 
 mo_row:
+	CMPQ 1528(SP), $0x00000100
+	JA   mo_row3
+
 	// The loop's last batch in the row layout; the previous batch's MAC as
 	// two chains of 16.
 	MOVQ           1312(SP), AX
@@ -11586,7 +11591,7 @@ rnext_175:
 	ADDL $0x08, 32(AX)
 	JMP  mo_done
 
-mo_b1row:
+mo_b1r:
 	// Batch 1 as the last batch in the row layout; batch 0's MAC as one chain
 	// (and, for Open, chain Z).
 	MOVQ           1312(SP), AX
@@ -13170,6 +13175,977 @@ rxor_186:
 	VMOVDQU Y14, 224(DI)
 
 rnext_188:
+	MOVQ 1312(SP), AX
+	ADDL $0x08, 32(AX)
+	JMP  mo_done
+
+mo_row3:
+	// The loop's last batch in the row layout; the previous batch's MAC as
+	// two chains of 16.
+	MOVQ 1312(SP), AX
+
+	// Three sets: the input rows to rowIn (constants, key, the three counter rows).
+	VBROADCASTI128 sigma<>+0(SB), Y12
+	VMOVDQU        Y12, 512(BX)
+	VBROADCASTI128 (AX), Y12
+	VMOVDQU        Y12, 544(BX)
+	VBROADCASTI128 16(AX), Y12
+	VMOVDQU        Y12, 576(BX)
+	VBROADCASTI128 32(AX), Y12
+	VPADDD         rowLanes<>+0(SB), Y12, Y12
+	VMOVDQU        Y12, 608(BX)
+	VPADDD         rowStep2<>+0(SB), Y12, Y12
+	VMOVDQU        Y12, 640(BX)
+	VPADDD         rowStep2<>+0(SB), Y12, Y12
+	VMOVDQU        Y12, 672(BX)
+	VMOVDQU        512(BX), Y0
+	VMOVDQU        544(BX), Y1
+	VMOVDQU        576(BX), Y2
+	VMOVDQU        608(BX), Y3
+	VMOVDQU        512(BX), Y4
+	VMOVDQU        544(BX), Y5
+	VMOVDQU        576(BX), Y6
+	VMOVDQU        640(BX), Y7
+	VMOVDQU        512(BX), Y8
+	VMOVDQU        544(BX), Y9
+	VMOVDQU        576(BX), Y10
+	VMOVDQU        672(BX), Y11
+	XORL           R11, R11
+	XORL           R12, R12
+	XORL           R13, R13
+	MOVQ           1336(SP), R15
+	MOVQ           $0x00000005, SI
+
+mo_row3_rounds:
+	VPADDD  Y1, Y0, Y0
+	ADDQ    (R15), R8
+	VPADDD  Y5, Y4, Y4
+	ADCQ    8(R15), R9
+	VPADDD  Y9, Y8, Y8
+	ADCQ    $0x01, R10
+	VPXOR   Y0, Y3, Y3
+	MOVQ    R8, DX
+	VPXOR   Y4, Y7, Y7
+	VPXOR   Y8, Y11, Y11
+	MULXQ   1352(SP), AX, CX
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	MULXQ   1360(SP), R8, R14
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	MOVQ    R9, DX
+	VPSHUFB rol16<>+0(SB), Y11, Y11
+	VPADDD  Y3, Y2, Y2
+	MULXQ   1376(SP), DI, R9
+	VPADDD  Y7, Y6, Y6
+	ADDQ    DI, AX
+	VPADDD  Y11, Y10, Y10
+	ADCQ    R9, CX
+	VPXOR   Y2, Y1, Y1
+	VPXOR   Y6, Y5, Y5
+	MULXQ   1352(SP), DI, R9
+	VPXOR   Y10, Y9, Y9
+	ADDQ    DI, R8
+	VPSLLD  $0x0c, Y1, Y12
+	ADCQ    R9, R14
+	VPSLLD  $0x0c, Y5, Y13
+	MOVQ    R10, DI
+	VPSLLD  $0x0c, Y9, Y14
+	VPSRLD  $0x14, Y1, Y1
+	IMULQ   1376(SP), DI
+	VPSRLD  $0x14, Y5, Y5
+	IMULQ   1352(SP), R10
+	VPSRLD  $0x14, Y9, Y9
+	ADDQ    DI, R8
+	VPXOR   Y12, Y1, Y1
+	VPXOR   Y13, Y5, Y5
+	ADCQ    $0x00, R14
+	VPXOR   Y14, Y9, Y9
+	ADDQ    CX, R8
+	VPADDD  Y1, Y0, Y0
+	ADCQ    R10, R14
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y9, Y8, Y8
+	MOVQ    R8, R9
+	VPXOR   Y0, Y3, Y3
+	MOVQ    AX, R8
+	VPXOR   Y4, Y7, Y7
+	MOVQ    R14, R10
+	VPXOR   Y8, Y11, Y11
+	SHRQ    $0x02, R14
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	ANDQ    $0x03, R10
+	VPSHUFB rol8<>+0(SB), Y11, Y11
+	LEAQ    (R14)(R14*4), R14
+	VPADDD  Y3, Y2, Y2
+	ADDQ    R14, R8
+	VPADDD  Y7, Y6, Y6
+	VPADDD  Y11, Y10, Y10
+	ADCQ    $0x00, R9
+	VPXOR   Y2, Y1, Y1
+	ADCQ    $0x00, R10
+	VPXOR   Y6, Y5, Y5
+	ADDQ    256(R15), R11
+	VPXOR   Y10, Y9, Y9
+	VPSLLD  $0x07, Y1, Y12
+	ADCQ    264(R15), R12
+	VPSLLD  $0x07, Y5, Y13
+	ADCQ    $0x01, R13
+	VPSLLD  $0x07, Y9, Y14
+	MOVQ    R11, DX
+	VPSRLD  $0x19, Y1, Y1
+	MULXQ   1352(SP), AX, CX
+	VPSRLD  $0x19, Y5, Y5
+	VPSRLD  $0x19, Y9, Y9
+	MULXQ   1360(SP), R11, R14
+	VPXOR   Y12, Y1, Y1
+	MOVQ    R12, DX
+	VPXOR   Y13, Y5, Y5
+	MULXQ   1376(SP), DI, R12
+	VPXOR   Y14, Y9, Y9
+	VPSHUFD $0x93, Y0, Y0
+	ADDQ    DI, AX
+	VPSHUFD $0x39, Y2, Y2
+	ADCQ    R12, CX
+	VPSHUFD $0x4e, Y3, Y3
+	MULXQ   1352(SP), DI, R12
+	VPSHUFD $0x93, Y4, Y4
+	VPSHUFD $0x39, Y6, Y6
+	ADDQ    DI, R11
+	VPSHUFD $0x4e, Y7, Y7
+	ADCQ    R12, R14
+	VPSHUFD $0x93, Y8, Y8
+	MOVQ    R13, DI
+	VPSHUFD $0x39, Y10, Y10
+	VPSHUFD $0x4e, Y11, Y11
+	IMULQ   1376(SP), DI
+	VPADDD  Y1, Y0, Y0
+	IMULQ   1352(SP), R13
+	VPADDD  Y5, Y4, Y4
+	ADDQ    DI, R11
+	VPADDD  Y9, Y8, Y8
+	ADCQ    $0x00, R14
+	VPXOR   Y0, Y3, Y3
+	VPXOR   Y4, Y7, Y7
+	ADDQ    CX, R11
+	VPXOR   Y8, Y11, Y11
+	ADCQ    R13, R14
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	MOVQ    R11, R12
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	VPSHUFB rol16<>+0(SB), Y11, Y11
+	MOVQ    AX, R11
+	VPADDD  Y3, Y2, Y2
+	MOVQ    R14, R13
+	VPADDD  Y7, Y6, Y6
+	SHRQ    $0x02, R14
+	VPADDD  Y11, Y10, Y10
+	VPXOR   Y2, Y1, Y1
+	ANDQ    $0x03, R13
+	VPXOR   Y6, Y5, Y5
+	LEAQ    (R14)(R14*4), R14
+	VPXOR   Y10, Y9, Y9
+	ADDQ    R14, R11
+	VPSLLD  $0x0c, Y1, Y12
+	ADCQ    $0x00, R12
+	VPSLLD  $0x0c, Y5, Y13
+	VPSLLD  $0x0c, Y9, Y14
+	ADCQ    $0x00, R13
+	VPSRLD  $0x14, Y1, Y1
+	ADDQ    16(R15), R8
+	VPSRLD  $0x14, Y5, Y5
+	ADCQ    24(R15), R9
+	VPSRLD  $0x14, Y9, Y9
+	VPXOR   Y12, Y1, Y1
+	ADCQ    $0x01, R10
+	VPXOR   Y13, Y5, Y5
+	MOVQ    R8, DX
+	VPXOR   Y14, Y9, Y9
+	MULXQ   1352(SP), AX, CX
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y5, Y4, Y4
+	MULXQ   1360(SP), R8, R14
+	VPADDD  Y9, Y8, Y8
+	MOVQ    R9, DX
+	VPXOR   Y0, Y3, Y3
+	MULXQ   1376(SP), DI, R9
+	VPXOR   Y4, Y7, Y7
+	ADDQ    DI, AX
+	VPXOR   Y8, Y11, Y11
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	ADCQ    R9, CX
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	MULXQ   1352(SP), DI, R9
+	VPSHUFB rol8<>+0(SB), Y11, Y11
+	ADDQ    DI, R8
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y7, Y6, Y6
+	ADCQ    R9, R14
+	VPADDD  Y11, Y10, Y10
+	MOVQ    R10, DI
+	VPXOR   Y2, Y1, Y1
+	IMULQ   1376(SP), DI
+	VPXOR   Y6, Y5, Y5
+	VPXOR   Y10, Y9, Y9
+	IMULQ   1352(SP), R10
+	VPSLLD  $0x07, Y1, Y12
+	ADDQ    DI, R8
+	VPSLLD  $0x07, Y5, Y13
+	ADCQ    $0x00, R14
+	VPSLLD  $0x07, Y9, Y14
+	VPSRLD  $0x19, Y1, Y1
+	ADDQ    CX, R8
+	VPSRLD  $0x19, Y5, Y5
+	ADCQ    R10, R14
+	VPSRLD  $0x19, Y9, Y9
+	MOVQ    R8, R9
+	VPXOR   Y12, Y1, Y1
+	MOVQ    AX, R8
+	VPXOR   Y13, Y5, Y5
+	VPXOR   Y14, Y9, Y9
+	MOVQ    R14, R10
+	VPSHUFD $0x39, Y0, Y0
+	SHRQ    $0x02, R14
+	VPSHUFD $0x93, Y2, Y2
+	ANDQ    $0x03, R10
+	VPSHUFD $0x4e, Y3, Y3
+	VPSHUFD $0x39, Y4, Y4
+	LEAQ    (R14)(R14*4), R14
+	VPSHUFD $0x93, Y6, Y6
+	ADDQ    R14, R8
+	VPSHUFD $0x4e, Y7, Y7
+	ADCQ    $0x00, R9
+	VPSHUFD $0x39, Y8, Y8
+	VPSHUFD $0x93, Y10, Y10
+	ADCQ    $0x00, R10
+	VPSHUFD $0x4e, Y11, Y11
+	ADDQ    272(R15), R11
+	VPADDD  Y1, Y0, Y0
+	ADCQ    280(R15), R12
+	VPADDD  Y5, Y4, Y4
+	ADCQ    $0x01, R13
+	VPADDD  Y9, Y8, Y8
+	VPXOR   Y0, Y3, Y3
+	MOVQ    R11, DX
+	VPXOR   Y4, Y7, Y7
+	MULXQ   1352(SP), AX, CX
+	VPXOR   Y8, Y11, Y11
+	MULXQ   1360(SP), R11, R14
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	MOVQ    R12, DX
+	VPSHUFB rol16<>+0(SB), Y11, Y11
+	MULXQ   1376(SP), DI, R12
+	VPADDD  Y3, Y2, Y2
+	ADDQ    DI, AX
+	VPADDD  Y7, Y6, Y6
+	VPADDD  Y11, Y10, Y10
+	ADCQ    R12, CX
+	VPXOR   Y2, Y1, Y1
+	MULXQ   1352(SP), DI, R12
+	VPXOR   Y6, Y5, Y5
+	ADDQ    DI, R11
+	VPXOR   Y10, Y9, Y9
+	ADCQ    R12, R14
+	VPSLLD  $0x0c, Y1, Y12
+	VPSLLD  $0x0c, Y5, Y13
+	MOVQ    R13, DI
+	VPSLLD  $0x0c, Y9, Y14
+	IMULQ   1376(SP), DI
+	VPSRLD  $0x14, Y1, Y1
+	IMULQ   1352(SP), R13
+	VPSRLD  $0x14, Y5, Y5
+	VPSRLD  $0x14, Y9, Y9
+	ADDQ    DI, R11
+	VPXOR   Y12, Y1, Y1
+	ADCQ    $0x00, R14
+	VPXOR   Y13, Y5, Y5
+	ADDQ    CX, R11
+	VPXOR   Y14, Y9, Y9
+	VPADDD  Y1, Y0, Y0
+	ADCQ    R13, R14
+	VPADDD  Y5, Y4, Y4
+	MOVQ    R11, R12
+	VPADDD  Y9, Y8, Y8
+	MOVQ    AX, R11
+	VPXOR   Y0, Y3, Y3
+	VPXOR   Y4, Y7, Y7
+	MOVQ    R14, R13
+	VPXOR   Y8, Y11, Y11
+	SHRQ    $0x02, R14
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	ANDQ    $0x03, R13
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	LEAQ    (R14)(R14*4), R14
+	VPSHUFB rol8<>+0(SB), Y11, Y11
+	VPADDD  Y3, Y2, Y2
+	ADDQ    R14, R11
+	VPADDD  Y7, Y6, Y6
+	ADCQ    $0x00, R12
+	VPADDD  Y11, Y10, Y10
+	ADCQ    $0x00, R13
+	VPXOR   Y2, Y1, Y1
+	VPXOR   Y6, Y5, Y5
+	ADDQ    32(R15), R8
+	VPXOR   Y10, Y9, Y9
+	ADCQ    40(R15), R9
+	VPSLLD  $0x07, Y1, Y12
+	ADCQ    $0x01, R10
+	VPSLLD  $0x07, Y5, Y13
+	VPSLLD  $0x07, Y9, Y14
+	MOVQ    R8, DX
+	VPSRLD  $0x19, Y1, Y1
+	MULXQ   1352(SP), AX, CX
+	VPSRLD  $0x19, Y5, Y5
+	MULXQ   1360(SP), R8, R14
+	VPSRLD  $0x19, Y9, Y9
+	MOVQ    R9, DX
+	VPXOR   Y12, Y1, Y1
+	VPXOR   Y13, Y5, Y5
+	MULXQ   1376(SP), DI, R9
+	VPXOR   Y14, Y9, Y9
+	ADDQ    DI, AX
+	VPSHUFD $0x93, Y0, Y0
+	ADCQ    R9, CX
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	MULXQ   1352(SP), DI, R9
+	VPSHUFD $0x93, Y4, Y4
+	ADDQ    DI, R8
+	VPSHUFD $0x39, Y6, Y6
+	ADCQ    R9, R14
+	VPSHUFD $0x4e, Y7, Y7
+	VPSHUFD $0x93, Y8, Y8
+	MOVQ    R10, DI
+	VPSHUFD $0x39, Y10, Y10
+	IMULQ   1376(SP), DI
+	VPSHUFD $0x4e, Y11, Y11
+	IMULQ   1352(SP), R10
+	VPADDD  Y1, Y0, Y0
+	ADDQ    DI, R8
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y9, Y8, Y8
+	ADCQ    $0x00, R14
+	VPXOR   Y0, Y3, Y3
+	ADDQ    CX, R8
+	VPXOR   Y4, Y7, Y7
+	ADCQ    R10, R14
+	VPXOR   Y8, Y11, Y11
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	MOVQ    R8, R9
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	MOVQ    AX, R8
+	VPSHUFB rol16<>+0(SB), Y11, Y11
+	MOVQ    R14, R10
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y7, Y6, Y6
+	SHRQ    $0x02, R14
+	VPADDD  Y11, Y10, Y10
+	ANDQ    $0x03, R10
+	VPXOR   Y2, Y1, Y1
+	LEAQ    (R14)(R14*4), R14
+	VPXOR   Y6, Y5, Y5
+	VPXOR   Y10, Y9, Y9
+	ADDQ    R14, R8
+	VPSLLD  $0x0c, Y1, Y12
+	ADCQ    $0x00, R9
+	VPSLLD  $0x0c, Y5, Y13
+	ADCQ    $0x00, R10
+	VPSLLD  $0x0c, Y9, Y14
+	ADDQ    288(R15), R11
+	VPSRLD  $0x14, Y1, Y1
+	VPSRLD  $0x14, Y5, Y5
+	ADCQ    296(R15), R12
+	VPSRLD  $0x14, Y9, Y9
+	ADCQ    $0x01, R13
+	VPXOR   Y12, Y1, Y1
+	MOVQ    R11, DX
+	VPXOR   Y13, Y5, Y5
+	VPXOR   Y14, Y9, Y9
+	MULXQ   1352(SP), AX, CX
+	VPADDD  Y1, Y0, Y0
+	MULXQ   1360(SP), R11, R14
+	VPADDD  Y5, Y4, Y4
+	MOVQ    R12, DX
+	VPADDD  Y9, Y8, Y8
+	VPXOR   Y0, Y3, Y3
+	MULXQ   1376(SP), DI, R12
+	VPXOR   Y4, Y7, Y7
+	ADDQ    DI, AX
+	VPXOR   Y8, Y11, Y11
+	ADCQ    R12, CX
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	MULXQ   1352(SP), DI, R12
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	VPSHUFB rol8<>+0(SB), Y11, Y11
+	ADDQ    DI, R11
+	VPADDD  Y3, Y2, Y2
+	ADCQ    R12, R14
+	VPADDD  Y7, Y6, Y6
+	MOVQ    R13, DI
+	VPADDD  Y11, Y10, Y10
+	VPXOR   Y2, Y1, Y1
+	IMULQ   1376(SP), DI
+	VPXOR   Y6, Y5, Y5
+	IMULQ   1352(SP), R13
+	VPXOR   Y10, Y9, Y9
+	ADDQ    DI, R11
+	VPSLLD  $0x07, Y1, Y12
+	VPSLLD  $0x07, Y5, Y13
+	ADCQ    $0x00, R14
+	VPSLLD  $0x07, Y9, Y14
+	ADDQ    CX, R11
+	VPSRLD  $0x19, Y1, Y1
+	ADCQ    R13, R14
+	VPSRLD  $0x19, Y5, Y5
+	MOVQ    R11, R12
+	VPSRLD  $0x19, Y9, Y9
+	VPXOR   Y12, Y1, Y1
+	MOVQ    AX, R11
+	VPXOR   Y13, Y5, Y5
+	MOVQ    R14, R13
+	VPXOR   Y14, Y9, Y9
+	SHRQ    $0x02, R14
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	ANDQ    $0x03, R13
+	VPSHUFD $0x4e, Y3, Y3
+	LEAQ    (R14)(R14*4), R14
+	VPSHUFD $0x39, Y4, Y4
+	ADDQ    R14, R11
+	VPSHUFD $0x93, Y6, Y6
+	VPSHUFD $0x4e, Y7, Y7
+	ADCQ    $0x00, R12
+	VPSHUFD $0x39, Y8, Y8
+	ADCQ    $0x00, R13
+	VPSHUFD $0x93, Y10, Y10
+	LEAQ    48(R15), R15
+	VPSHUFD $0x4e, Y11, Y11
+	DECQ    SI
+	JNZ     mo_row3_rounds
+	ADDQ    (R15), R8
+	ADCQ    8(R15), R9
+	ADCQ    $0x01, R10
+	MOVQ    R8, DX
+	MULXQ   1352(SP), AX, CX
+	MULXQ   1360(SP), R8, R14
+	MOVQ    R9, DX
+	MULXQ   1376(SP), DI, R9
+	ADDQ    DI, AX
+	ADCQ    R9, CX
+	MULXQ   1352(SP), DI, R9
+	ADDQ    DI, R8
+	ADCQ    R9, R14
+	MOVQ    R10, DI
+	IMULQ   1376(SP), DI
+	IMULQ   1352(SP), R10
+	ADDQ    DI, R8
+	ADCQ    $0x00, R14
+	ADDQ    CX, R8
+	ADCQ    R10, R14
+	MOVQ    R8, R9
+	MOVQ    AX, R8
+	MOVQ    R14, R10
+	SHRQ    $0x02, R14
+	ANDQ    $0x03, R10
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R8
+	ADCQ    $0x00, R9
+	ADCQ    $0x00, R10
+	ADDQ    256(R15), R11
+	ADCQ    264(R15), R12
+	ADCQ    $0x01, R13
+	MOVQ    R11, DX
+	MULXQ   1352(SP), AX, CX
+	MULXQ   1360(SP), R11, R14
+	MOVQ    R12, DX
+	MULXQ   1376(SP), DI, R12
+	ADDQ    DI, AX
+	ADCQ    R12, CX
+	MULXQ   1352(SP), DI, R12
+	ADDQ    DI, R11
+	ADCQ    R12, R14
+	MOVQ    R13, DI
+	IMULQ   1376(SP), DI
+	IMULQ   1352(SP), R13
+	ADDQ    DI, R11
+	ADCQ    $0x00, R14
+	ADDQ    CX, R11
+	ADCQ    R13, R14
+	MOVQ    R11, R12
+	MOVQ    AX, R11
+	MOVQ    R14, R13
+	SHRQ    $0x02, R14
+	ANDQ    $0x03, R13
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R11
+	ADCQ    $0x00, R12
+	ADCQ    $0x00, R13
+
+	// Add the input rows.
+	VPADDD 512(BX), Y0, Y0
+	VPADDD 544(BX), Y1, Y1
+	VPADDD 576(BX), Y2, Y2
+	VPADDD 608(BX), Y3, Y3
+	VPADDD 512(BX), Y4, Y4
+	VPADDD 544(BX), Y5, Y5
+	VPADDD 576(BX), Y6, Y6
+	VPADDD 640(BX), Y7, Y7
+	VPADDD 512(BX), Y8, Y8
+	VPADDD 544(BX), Y9, Y9
+	VPADDD 576(BX), Y10, Y10
+	VPADDD 672(BX), Y11, Y11
+
+	// Open: the previous batch's plaintext, now that its ciphertext is MACed.
+	MOVQ    1320(SP), SI
+	MOVQ    1328(SP), DI
+	LEAQ    768(BX), CX
+	VMOVDQU (CX), Y12
+	VPXOR   -512(SI), Y12, Y12
+	VMOVDQU Y12, -512(DI)
+	VMOVDQU 32(CX), Y13
+	VPXOR   -480(SI), Y13, Y13
+	VMOVDQU Y13, -480(DI)
+	VMOVDQU 64(CX), Y14
+	VPXOR   -448(SI), Y14, Y14
+	VMOVDQU Y14, -448(DI)
+	VMOVDQU 96(CX), Y15
+	VPXOR   -416(SI), Y15, Y15
+	VMOVDQU Y15, -416(DI)
+	VMOVDQU 128(CX), Y12
+	VPXOR   -384(SI), Y12, Y12
+	VMOVDQU Y12, -384(DI)
+	VMOVDQU 160(CX), Y13
+	VPXOR   -352(SI), Y13, Y13
+	VMOVDQU Y13, -352(DI)
+	VMOVDQU 192(CX), Y14
+	VPXOR   -320(SI), Y14, Y14
+	VMOVDQU Y14, -320(DI)
+	VMOVDQU 224(CX), Y15
+	VPXOR   -288(SI), Y15, Y15
+	VMOVDQU Y15, -288(DI)
+	VMOVDQU 256(CX), Y12
+	VPXOR   -256(SI), Y12, Y12
+	VMOVDQU Y12, -256(DI)
+	VMOVDQU 288(CX), Y13
+	VPXOR   -224(SI), Y13, Y13
+	VMOVDQU Y13, -224(DI)
+	VMOVDQU 320(CX), Y14
+	VPXOR   -192(SI), Y14, Y14
+	VMOVDQU Y14, -192(DI)
+	VMOVDQU 352(CX), Y15
+	VPXOR   -160(SI), Y15, Y15
+	VMOVDQU Y15, -160(DI)
+	VMOVDQU 384(CX), Y12
+	VPXOR   -128(SI), Y12, Y12
+	VMOVDQU Y12, -128(DI)
+	VMOVDQU 416(CX), Y13
+	VPXOR   -96(SI), Y13, Y13
+	VMOVDQU Y13, -96(DI)
+	VMOVDQU 448(CX), Y14
+	VPXOR   -64(SI), Y14, Y14
+	VMOVDQU Y14, -64(DI)
+	VMOVDQU 480(CX), Y15
+	VPXOR   -32(SI), Y15, Y15
+	VMOVDQU Y15, -32(DI)
+	XORL    CX, CX
+	XORL    R14, R14
+	MOVQ    R8, DX
+	MULXQ   1384(SP), R15, AX
+	ADDQ    R15, R11
+	ADCQ    AX, R12
+	ADCQ    $0x00, R13
+	ADCQ    $0x00, CX
+	ADCQ    $0x00, R14
+	MULXQ   1392(SP), R15, AX
+	ADDQ    R15, R12
+	ADCQ    AX, R13
+	ADCQ    $0x00, CX
+	ADCQ    $0x00, R14
+	MULXQ   1400(SP), R15, AX
+	ADDQ    R15, R13
+	ADCQ    AX, CX
+	ADCQ    $0x00, R14
+	MOVQ    R9, DX
+	MULXQ   1384(SP), R15, AX
+	ADDQ    R15, R12
+	ADCQ    AX, R13
+	ADCQ    $0x00, CX
+	ADCQ    $0x00, R14
+	MULXQ   1392(SP), R15, AX
+	ADDQ    R15, R13
+	ADCQ    AX, CX
+	ADCQ    $0x00, R14
+	MULXQ   1400(SP), R15, AX
+	ADDQ    R15, CX
+	ADCQ    AX, R14
+	MOVQ    R10, DX
+	MULXQ   1384(SP), R15, AX
+	ADDQ    R15, R13
+	ADCQ    AX, CX
+	ADCQ    $0x00, R14
+	MULXQ   1392(SP), R15, AX
+	ADDQ    R15, CX
+	ADCQ    AX, R14
+	MULXQ   1400(SP), R15, AX
+	ADDQ    R15, R14
+	MOVQ    R11, R8
+	MOVQ    R12, R9
+	MOVQ    R13, R10
+	ANDQ    $0x03, R10
+	ANDQ    $-4, R13
+	ADDQ    R13, R8
+	ADCQ    CX, R9
+	ADCQ    R14, R10
+	SHRQ    $0x02, CX, R13
+	SHRQ    $0x02, R14, CX
+	SHRQ    $0x02, R14
+	ADDQ    R13, R8
+	ADCQ    CX, R9
+	ADCQ    R14, R10
+	MOVQ    R10, R15
+	SHRQ    $0x02, R15
+	ANDQ    $0x03, R10
+	LEAQ    (R15)(R15*4), AX
+	ADDQ    AX, R8
+	ADCQ    $0x00, R9
+	ADCQ    $0x00, R10
+	MOVQ    1488(SP), AX
+
+	// The lengths right after the partial block's MAC blocks.
+	MOVQ    1480(SP), CX
+	SHLQ    $0x04, CX
+	VMOVDQU 64(AX), X12
+	VMOVDQU X12, -16(AX)(CX*1)
+	MOVQ    1464(SP), CX
+	ADDQ    1480(SP), CX
+	CMPQ    CX, $0x10
+	JB      mo_row3_t1
+
+	// Open: chain A over the first K-16 blocks (unless the last batch took
+	// them: tX = 0); the last 16 are chain Z.
+	MOVQ  1568(SP), CX
+	TESTQ CX, CX
+	JZ    mo_row3_tz_join
+	MOVQ  1472(SP), R15
+	MOVQ  CX, SI
+
+mo_row3_tz_loop:
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, R15
+	DECQ  SI
+	JNZ   mo_row3_tz_loop
+
+mo_row3_tz_join:
+	// h = hA·r^16 + hZ.
+	MOVQ  1544(SP), R11
+	MOVQ  1552(SP), R12
+	MOVQ  1560(SP), R13
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 1384(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 1392(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 1400(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	JMP   mo_row3_t_done
+
+	// One chain.
+mo_row3_t1:
+	MOVQ  1472(SP), R15
+	MOVQ  1464(SP), SI
+	TESTQ SI, SI
+	JZ    mo_row3_t1_fin
+
+mo_row3_t1_loop:
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, R15
+	DECQ  SI
+	JNZ   mo_row3_t1_loop
+
+mo_row3_t1_fin:
+	MOVQ 1488(SP), R15
+	MOVQ 1480(SP), SI
+
+mo_row3_t1_fin_loop:
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, R15
+	DECQ  SI
+	JNZ   mo_row3_t1_fin_loop
+
+mo_row3_t_done:
+	MOVQ       1320(SP), SI
+	MOVQ       1328(SP), DI
+	VPERM2I128 $0x20, Y1, Y0, Y13
+	VPERM2I128 $0x20, Y3, Y2, Y14
+	CMPQ       1512(SP), $0x00
+	JA         rxor_189
+	JE         rfin_190
+	JMP        rnext_191
+
+rfin_190:
+	MOVQ    1488(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_191
+
+rxor_189:
+	VPXOR   (SI), Y13, Y13
+	VPXOR   32(SI), Y14, Y14
+	VMOVDQU Y13, (DI)
+	VMOVDQU Y14, 32(DI)
+
+rnext_191:
+	VPERM2I128 $0x31, Y1, Y0, Y13
+	VPERM2I128 $0x31, Y3, Y2, Y14
+	CMPQ       1512(SP), $0x01
+	JA         rxor_192
+	JE         rfin_193
+	JMP        rnext_194
+
+rfin_193:
+	MOVQ    1488(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_194
+
+rxor_192:
+	VPXOR   64(SI), Y13, Y13
+	VPXOR   96(SI), Y14, Y14
+	VMOVDQU Y13, 64(DI)
+	VMOVDQU Y14, 96(DI)
+
+rnext_194:
+	VPERM2I128 $0x20, Y5, Y4, Y13
+	VPERM2I128 $0x20, Y7, Y6, Y14
+	CMPQ       1512(SP), $0x02
+	JA         rxor_195
+	JE         rfin_196
+	JMP        rnext_197
+
+rfin_196:
+	MOVQ    1488(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_197
+
+rxor_195:
+	VPXOR   128(SI), Y13, Y13
+	VPXOR   160(SI), Y14, Y14
+	VMOVDQU Y13, 128(DI)
+	VMOVDQU Y14, 160(DI)
+
+rnext_197:
+	VPERM2I128 $0x31, Y5, Y4, Y13
+	VPERM2I128 $0x31, Y7, Y6, Y14
+	CMPQ       1512(SP), $0x03
+	JA         rxor_198
+	JE         rfin_199
+	JMP        rnext_200
+
+rfin_199:
+	MOVQ    1488(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_200
+
+rxor_198:
+	VPXOR   192(SI), Y13, Y13
+	VPXOR   224(SI), Y14, Y14
+	VMOVDQU Y13, 192(DI)
+	VMOVDQU Y14, 224(DI)
+
+rnext_200:
+	VPERM2I128 $0x20, Y9, Y8, Y13
+	VPERM2I128 $0x20, Y11, Y10, Y14
+	CMPQ       1512(SP), $0x04
+	JA         rxor_201
+	JE         rfin_202
+	JMP        rnext_203
+
+rfin_202:
+	MOVQ    1488(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_203
+
+rxor_201:
+	VPXOR   256(SI), Y13, Y13
+	VPXOR   288(SI), Y14, Y14
+	VMOVDQU Y13, 256(DI)
+	VMOVDQU Y14, 288(DI)
+
+rnext_203:
+	VPERM2I128 $0x31, Y9, Y8, Y13
+	VPERM2I128 $0x31, Y11, Y10, Y14
+	CMPQ       1512(SP), $0x05
+	JA         rxor_204
+	JE         rfin_205
+	JMP        rnext_206
+
+rfin_205:
+	MOVQ    1488(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_206
+
+rxor_204:
+	VPXOR   320(SI), Y13, Y13
+	VPXOR   352(SI), Y14, Y14
+	VMOVDQU Y13, 320(DI)
+	VMOVDQU Y14, 352(DI)
+
+rnext_206:
 	MOVQ 1312(SP), AX
 	ADDL $0x08, 32(AX)
 	JMP  mo_done
