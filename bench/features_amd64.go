@@ -94,7 +94,7 @@ func cpuDetails() map[string]string {
 	return map[string]string{
 		"cpuid": fmt.Sprintf("%s family %#x model %#x stepping %d, AMX %v", x.Vendor, x.Family, x.Model, x.Stepping, x.AMX),
 		"core":  c.String(),
-		"route": off + fmt.Sprintf("AEAD small kernels up to %d bytes with %s rounds%s%s; %s; %s; three or four keystream blocks in %s, five to eight in %s; long messages: the stitched loop with the MAC %s; XChaCha20's subkey %s; a lone keystream block %s; %s (the core's rows of internal/cpuid's X86AEADFor, X86ChaCha20For and X86Poly1305For)",
+		"route": off + fmt.Sprintf("AEAD small kernels up to %d bytes with %s rounds%s%s; %s; %s; three or four keystream blocks in %s, five to eight in %s; long messages: the stitched loop with the MAC %s, its tail's keystream (up to 960 bytes, 192 with AVX2) computed with the key block; XChaCha20's subkey %s; a lone keystream block %s; %s (the core's rows of internal/cpuid's X86AEADFor, X86ChaCha20For and X86Poly1305For)",
 			r.SmallMax, rounds, ks, short, mid, avx2, y, z2,
 			map[bool]string{false: "on the integer units", true: "in IFMA lanes from 8 KiB"}[r.LoopIFMA], h, b, mac),
 	}
