@@ -1,7 +1,10 @@
 package main
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
 )
 
@@ -35,24 +38,25 @@ func genKeyTail() {
 		keyTailArgs("rows")
 		sets := []quad{{Y0, Y1, Y2, Y3}, {Y4, Y5, Y6, Y7}}
 		tmp := []VecPhysical{Y13, Y14}
+		// The input rows: constants and key broadcast to both 128-bit lanes,
+		// then the two sets' rows 3 from rows (EVEX moves reach Y16-Y20).
+		r := [5]VecPhysical{Y8, Y9, Y10, Y11, Y12}
+		bcast, load := func(m, y Op) { VBROADCASTI128(m, y) }, func(m, y Op) { VMOVDQU(m, y) }
 		if avx512 {
-			Comment("Y16: constants, Y17/Y18: key, Y19/Y20: rows 3 of blocks 0-1 and 2-3.")
-			VBROADCASTI32X4(sigma, Y16)
-			VBROADCASTI32X4(mem(rState, offKey), Y17)
-			VBROADCASTI32X4(mem(rState, offKey+16), Y18)
-			VMOVDQU32(mem(rSrc, 0), Y19)
-			VMOVDQU32(mem(rSrc, 32), Y20)
-			in := setInputs([3]VecPhysical{Y16, Y17, Y18}, Y19, Y20)
+			r = [5]VecPhysical{Y16, Y17, Y18, Y19, Y20}
+			bcast, load = func(m, y Op) { VBROADCASTI32X4(m, y) }, func(m, y Op) { VMOVDQU32(m, y) }
+		}
+		Comment(fmt.Sprintf("%s: constants, %s/%s: key, %s/%s: rows 3 of blocks 0-1 and 2-3.", r[0].Asm(), r[1].Asm(), r[2].Asm(), r[3].Asm(), r[4].Asm()))
+		for j, m := range []Mem{sigma, mem(rState, offKey), mem(rState, offKey+16)} {
+			bcast(m, r[j])
+		}
+		load(mem(rSrc, 0), r[3])
+		load(mem(rSrc, 32), r[4])
+		in := setInputs([3]VecPhysical{r[0], r[1], r[2]}, r[3], r[4])
+		if avx512 {
 			evexRows.rowRounds("keytail512", sets, in, qrAVX512)
 		} else {
-			Comment("Y8: constants, Y9/Y10: key, Y11/Y12: rows 3 of blocks 0-1 and 2-3.")
 			v := vecISA{name: "AVX2", width: 32, avx: true}
-			VBROADCASTI128(sigma, Y8)
-			VBROADCASTI128(mem(rState, offKey), Y9)
-			VBROADCASTI128(mem(rState, offKey+16), Y10)
-			VMOVDQU(mem(rSrc, 0), Y11)
-			VMOVDQU(mem(rSrc, 32), Y12)
-			in := setInputs([3]VecPhysical{Y8, Y9, Y10}, Y11, Y12)
 			v.rowRounds("keytail2", sets, in, func(qs []quad) { v.qr(qs, tmp) })
 		}
 		Comment("Lane l of set i is block 2i+l.")
