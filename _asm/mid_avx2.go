@@ -29,7 +29,7 @@ import (
 //     (lag one batch): 28 blocks in batch 1 as one chain (about 15.5 cycles
 //     per block of latency on Zen 5: 434 of the batch's ~530 cycles), with
 //     r^16 computed by four squarings merged into batch 1's stores (in a
-//     last batch 1, only if the tail needs it); 32
+//     last batch 1, only for an Open whose tail needs it); 32
 //     blocks in later batches, two chains of 16 joined by r^16 as in
 //     xorMACAVX2 (stitched_avx2.go), the join merged into the stores.
 //   - a last batch of at most 4 blocks (at most 256 message bytes left)
@@ -43,8 +43,9 @@ import (
 //     (the caller copies its plaintext or ciphertext in and the result out:
 //     the kernel never reads or writes past the message) and the lengths.
 //     From K = 16 on as two chains (the last 16 from 0, joined by r^16),
-//     else one. Then the tag, h mod 2^130-5 plus s, so that no key material
-//     leaves the frame, which is wiped on return.
+//     else one; a Seal with B = 2 always one (the squarings of r^16 would
+//     be on its critical path). Then the tag, h mod 2^130-5 plus s, so that
+//     no key material leaves the frame, which is wiped on return.
 //
 // Seal: every batch XORs its keystream into dst (the last one's partial
 // block into fin) and the MAC reads dst, so Seal in place works. Open: the
@@ -708,6 +709,14 @@ func genMidAVX2Kernel(open bool) {
 	// As the last batch, r^16 only if the tail needs it (K >= 16): else its
 	// latency would only delay the return.
 	lastPow := func() {
+		if !open {
+			// A Seal's tail after batch 1 takes one chain whatever K
+			// (at most 33): r^16 is four squarings on the tail's critical
+			// path, which the two chains do not win back (bench/README.md,
+			// "AVX2 Seal: one chain after batch 1").
+			MOVQ(I32(-1), tX)
+			return
+		}
 		skip := newLabel("nopow")
 		CMPQ(tX, U8(0))
 		JL(LabelRef(skip))
@@ -859,11 +868,11 @@ func genMidAVX2Kernel(open bool) {
 // tail emits the MAC of the tail (after the last batch; h in R8-R10): the
 // 4·(t/64) blocks of its whole 64-byte blocks (Seal: in dst, Open: in src),
 // then the ceil(t%64/16) blocks of the partial one in fin and the lengths
-// (moved from fin[64:80] to right after them). From 16 blocks on, as two
-// chains: A = Horner(h, all but the last 16 blocks), B = Horner(0, the
-// last 16), h = hA·r^16 + hB; below 16, one chain. Seal first zeroes fin
-// past the ciphertext (fin held the plaintext, then the XOR added the
-// keystream to all 64 bytes).
+// (moved from fin[64:80] to right after them). With tX >= 0 (16 blocks or
+// more, and r^16 computed), as two chains: A = Horner(h, all but the last
+// 16 blocks), B = Horner(0, the last 16), h = hA·r^16 + hB; else one
+// chain. Seal first zeroes fin past the ciphertext (fin held the
+// plaintext, then the XOR added the keystream to all 64 bytes).
 func tail(open bool, lbl func(string) string, f stitchedFrame, tF16, tMain, tNF, tFin, tR64, cA, cB, zs, tX Mem) {
 	MOVQ(tFin, RAX)
 	if !open {
@@ -885,10 +894,10 @@ func tail(open bool, lbl func(string) string, f stitchedFrame, tF16, tMain, tNF,
 	VMOVDQU(X12, Mem{Base: RAX, Index: RCX, Scale: 1, Disp: -16})
 	blockA := func(ptr GPPhysical) { run(polyBlockOps(f, avx2Tmp, ptr, avx2ChainA, 0)) }
 	blockB := func(ptr GPPhysical) { run(polyBlockOps(f, avx2Tmp, ptr, avx2ChainB, 0)) }
+	CMPQ(tX, U8(0))
+	JL(LabelRef(lbl("t1")))
 	MOVQ(tF16, RCX)
 	ADDQ(tNF, RCX)
-	CMPQ(RCX, U8(16))
-	JB(LabelRef(lbl("t1")))
 
 	if open {
 		Comment("Open: chain A over the first K-16 blocks (unless the last batch took",

@@ -1956,300 +1956,8 @@ xor_31:
 	VMOVDQU Y12, 480(DI)
 
 next_32:
-	CMPQ  1056(SP), $0x00
-	JL    nopow_33
-	MOVQ  R8, 896(SP)
-	MOVQ  R9, 904(SP)
-	MOVQ  R10, 912(SP)
-	MOVQ  872(SP), R8
-	XORL  R11, R11
-	MOVQ  880(SP), R9
-	XORL  R12, R12
-	MOVQ  888(SP), R10
-	XORL  R13, R13
-	XORL  CX, CX
-	XORL  R14, R14
-	MOVQ  R8, DX
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R11
-	ADCQ  AX, R12
-	ADCQ  $0x00, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, R12
-	ADCQ  AX, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 888(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MOVQ  R9, DX
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R12
-	ADCQ  AX, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MULXQ 888(SP), R15, AX
-	ADDQ  R15, CX
-	ADCQ  AX, R14
-	MOVQ  R10, DX
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, CX
-	ADCQ  AX, R14
-	MULXQ 888(SP), R15, AX
-	ADDQ  R15, R14
-	MOVQ  R11, R8
-	MOVQ  R12, R9
-	MOVQ  R13, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R13
-	ADDQ  R13, R8
-	ADCQ  CX, R9
-	ADCQ  R14, R10
-	SHRQ  $0x02, CX, R13
-	SHRQ  $0x02, R14, CX
-	SHRQ  $0x02, R14
-	ADDQ  R13, R8
-	ADCQ  CX, R9
-	ADCQ  R14, R10
-	MOVQ  R10, R15
-	SHRQ  $0x02, R15
-	ANDQ  $0x03, R10
-	LEAQ  (R15)(R15*4), AX
-	ADDQ  AX, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	MOVQ  R8, 872(SP)
-	MOVQ  R9, 880(SP)
-	MOVQ  R10, 888(SP)
-	MOVQ  872(SP), R8
-	XORL  R11, R11
-	MOVQ  880(SP), R9
-	XORL  R12, R12
-	MOVQ  888(SP), R10
-	XORL  R13, R13
-	XORL  CX, CX
-	XORL  R14, R14
-	MOVQ  R8, DX
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R11
-	ADCQ  AX, R12
-	ADCQ  $0x00, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, R12
-	ADCQ  AX, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 888(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MOVQ  R9, DX
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R12
-	ADCQ  AX, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MULXQ 888(SP), R15, AX
-	ADDQ  R15, CX
-	ADCQ  AX, R14
-	MOVQ  R10, DX
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, CX
-	ADCQ  AX, R14
-	MULXQ 888(SP), R15, AX
-	ADDQ  R15, R14
-	MOVQ  R11, R8
-	MOVQ  R12, R9
-	MOVQ  R13, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R13
-	ADDQ  R13, R8
-	ADCQ  CX, R9
-	ADCQ  R14, R10
-	SHRQ  $0x02, CX, R13
-	SHRQ  $0x02, R14, CX
-	SHRQ  $0x02, R14
-	ADDQ  R13, R8
-	ADCQ  CX, R9
-	ADCQ  R14, R10
-	MOVQ  R10, R15
-	SHRQ  $0x02, R15
-	ANDQ  $0x03, R10
-	LEAQ  (R15)(R15*4), AX
-	ADDQ  AX, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	MOVQ  R8, 872(SP)
-	MOVQ  R9, 880(SP)
-	MOVQ  R10, 888(SP)
-	MOVQ  872(SP), R8
-	XORL  R11, R11
-	MOVQ  880(SP), R9
-	XORL  R12, R12
-	MOVQ  888(SP), R10
-	XORL  R13, R13
-	XORL  CX, CX
-	XORL  R14, R14
-	MOVQ  R8, DX
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R11
-	ADCQ  AX, R12
-	ADCQ  $0x00, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, R12
-	ADCQ  AX, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 888(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MOVQ  R9, DX
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R12
-	ADCQ  AX, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MULXQ 888(SP), R15, AX
-	ADDQ  R15, CX
-	ADCQ  AX, R14
-	MOVQ  R10, DX
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, CX
-	ADCQ  AX, R14
-	MULXQ 888(SP), R15, AX
-	ADDQ  R15, R14
-	MOVQ  R11, R8
-	MOVQ  R12, R9
-	MOVQ  R13, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R13
-	ADDQ  R13, R8
-	ADCQ  CX, R9
-	ADCQ  R14, R10
-	SHRQ  $0x02, CX, R13
-	SHRQ  $0x02, R14, CX
-	SHRQ  $0x02, R14
-	ADDQ  R13, R8
-	ADCQ  CX, R9
-	ADCQ  R14, R10
-	MOVQ  R10, R15
-	SHRQ  $0x02, R15
-	ANDQ  $0x03, R10
-	LEAQ  (R15)(R15*4), AX
-	ADDQ  AX, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	MOVQ  R8, 872(SP)
-	MOVQ  R9, 880(SP)
-	MOVQ  R10, 888(SP)
-	MOVQ  872(SP), R8
-	XORL  R11, R11
-	MOVQ  880(SP), R9
-	XORL  R12, R12
-	MOVQ  888(SP), R10
-	XORL  R13, R13
-	XORL  CX, CX
-	XORL  R14, R14
-	MOVQ  R8, DX
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R11
-	ADCQ  AX, R12
-	ADCQ  $0x00, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, R12
-	ADCQ  AX, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 888(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MOVQ  R9, DX
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R12
-	ADCQ  AX, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MULXQ 888(SP), R15, AX
-	ADDQ  R15, CX
-	ADCQ  AX, R14
-	MOVQ  R10, DX
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, CX
-	ADCQ  AX, R14
-	MULXQ 888(SP), R15, AX
-	ADDQ  R15, R14
-	MOVQ  R11, R8
-	MOVQ  R12, R9
-	MOVQ  R13, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R13
-	ADDQ  R13, R8
-	ADCQ  CX, R9
-	ADCQ  R14, R10
-	SHRQ  $0x02, CX, R13
-	SHRQ  $0x02, R14, CX
-	SHRQ  $0x02, R14
-	ADDQ  R13, R8
-	ADCQ  CX, R9
-	ADCQ  R14, R10
-	MOVQ  R10, R15
-	SHRQ  $0x02, R15
-	ANDQ  $0x03, R10
-	LEAQ  (R15)(R15*4), AX
-	ADDQ  AX, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	MOVQ  R8, 872(SP)
-	MOVQ  R9, 880(SP)
-	MOVQ  R10, 888(SP)
-	MOVQ  896(SP), R8
-	MOVQ  904(SP), R9
-	MOVQ  912(SP), R10
+	MOVQ $-1, 1056(SP)
 
-nopow_33:
 ms_b1_stored:
 	MOVQ 808(SP), SI
 	MOVQ 816(SP), DI
@@ -3024,116 +2732,116 @@ ms_loop_last:
 	VPUNPCKHQDQ Y11, Y9, Y7
 	VPERM2I128  $0x20, Y4, Y0, Y12
 	CMPQ        1000(SP), $0x00
-	JA          xor_34
-	JB          next_35
+	JA          xor_33
+	JB          next_34
 	MOVQ        976(SP), CX
 	VPXOR       (CX), Y12, Y12
 	VMOVDQU     Y12, (CX)
-	JMP         next_35
+	JMP         next_34
 
-xor_34:
+xor_33:
 	VPXOR   (SI), Y12, Y12
 	VMOVDQU Y12, (DI)
 
-next_35:
+next_34:
 	VPERM2I128 $0x31, Y4, Y0, Y12
 	CMPQ       1000(SP), $0x04
-	JA         xor_36
-	JB         next_37
+	JA         xor_35
+	JB         next_36
 	MOVQ       976(SP), CX
 	VPXOR      (CX), Y12, Y12
 	VMOVDQU    Y12, (CX)
-	JMP        next_37
+	JMP        next_36
 
-xor_36:
+xor_35:
 	VPXOR   256(SI), Y12, Y12
 	VMOVDQU Y12, 256(DI)
 
-next_37:
+next_36:
 	VPERM2I128 $0x20, Y5, Y1, Y12
 	CMPQ       1000(SP), $0x01
-	JA         xor_38
-	JB         next_39
+	JA         xor_37
+	JB         next_38
 	MOVQ       976(SP), CX
 	VPXOR      (CX), Y12, Y12
 	VMOVDQU    Y12, (CX)
-	JMP        next_39
+	JMP        next_38
 
-xor_38:
+xor_37:
 	VPXOR   64(SI), Y12, Y12
 	VMOVDQU Y12, 64(DI)
 
-next_39:
+next_38:
 	VPERM2I128 $0x31, Y5, Y1, Y12
 	CMPQ       1000(SP), $0x05
-	JA         xor_40
-	JB         next_41
+	JA         xor_39
+	JB         next_40
 	MOVQ       976(SP), CX
 	VPXOR      (CX), Y12, Y12
 	VMOVDQU    Y12, (CX)
-	JMP        next_41
+	JMP        next_40
 
-xor_40:
+xor_39:
 	VPXOR   320(SI), Y12, Y12
 	VMOVDQU Y12, 320(DI)
 
-next_41:
+next_40:
 	VPERM2I128 $0x20, Y6, Y2, Y12
 	CMPQ       1000(SP), $0x02
-	JA         xor_42
-	JB         next_43
+	JA         xor_41
+	JB         next_42
 	MOVQ       976(SP), CX
 	VPXOR      (CX), Y12, Y12
 	VMOVDQU    Y12, (CX)
-	JMP        next_43
+	JMP        next_42
 
-xor_42:
+xor_41:
 	VPXOR   128(SI), Y12, Y12
 	VMOVDQU Y12, 128(DI)
 
-next_43:
+next_42:
 	VPERM2I128 $0x31, Y6, Y2, Y12
 	CMPQ       1000(SP), $0x06
-	JA         xor_44
-	JB         next_45
+	JA         xor_43
+	JB         next_44
 	MOVQ       976(SP), CX
 	VPXOR      (CX), Y12, Y12
 	VMOVDQU    Y12, (CX)
-	JMP        next_45
+	JMP        next_44
 
-xor_44:
+xor_43:
 	VPXOR   384(SI), Y12, Y12
 	VMOVDQU Y12, 384(DI)
 
-next_45:
+next_44:
 	VPERM2I128 $0x20, Y7, Y3, Y12
 	CMPQ       1000(SP), $0x03
-	JA         xor_46
-	JB         next_47
+	JA         xor_45
+	JB         next_46
 	MOVQ       976(SP), CX
 	VPXOR      (CX), Y12, Y12
 	VMOVDQU    Y12, (CX)
-	JMP        next_47
+	JMP        next_46
 
-xor_46:
+xor_45:
 	VPXOR   192(SI), Y12, Y12
 	VMOVDQU Y12, 192(DI)
 
-next_47:
+next_46:
 	VPERM2I128 $0x31, Y7, Y3, Y12
 	CMPQ       1000(SP), $0x07
-	JA         xor_48
-	JB         next_49
+	JA         xor_47
+	JB         next_48
 	MOVQ       976(SP), CX
 	VPXOR      (CX), Y12, Y12
 	VMOVDQU    Y12, (CX)
-	JMP        next_49
+	JMP        next_48
 
-xor_48:
+xor_47:
 	VPXOR   448(SI), Y12, Y12
 	VMOVDQU Y12, 448(DI)
 
-next_49:
+next_48:
 	VMOVDQU     512(BX), Y0
 	VMOVDQU     544(BX), Y1
 	VMOVDQU     576(BX), Y2
@@ -3160,116 +2868,116 @@ next_49:
 	VPUNPCKHQDQ Y11, Y9, Y7
 	VPERM2I128  $0x20, Y4, Y0, Y12
 	CMPQ        1000(SP), $0x00
-	JA          xor_50
-	JB          next_51
+	JA          xor_49
+	JB          next_50
 	MOVQ        976(SP), CX
 	VPXOR       32(CX), Y12, Y12
 	VMOVDQU     Y12, 32(CX)
-	JMP         next_51
+	JMP         next_50
 
-xor_50:
+xor_49:
 	VPXOR   32(SI), Y12, Y12
 	VMOVDQU Y12, 32(DI)
 
-next_51:
+next_50:
 	VPERM2I128 $0x31, Y4, Y0, Y12
 	CMPQ       1000(SP), $0x04
-	JA         xor_52
-	JB         next_53
+	JA         xor_51
+	JB         next_52
 	MOVQ       976(SP), CX
 	VPXOR      32(CX), Y12, Y12
 	VMOVDQU    Y12, 32(CX)
-	JMP        next_53
+	JMP        next_52
 
-xor_52:
+xor_51:
 	VPXOR   288(SI), Y12, Y12
 	VMOVDQU Y12, 288(DI)
 
-next_53:
+next_52:
 	VPERM2I128 $0x20, Y5, Y1, Y12
 	CMPQ       1000(SP), $0x01
-	JA         xor_54
-	JB         next_55
+	JA         xor_53
+	JB         next_54
 	MOVQ       976(SP), CX
 	VPXOR      32(CX), Y12, Y12
 	VMOVDQU    Y12, 32(CX)
-	JMP        next_55
+	JMP        next_54
 
-xor_54:
+xor_53:
 	VPXOR   96(SI), Y12, Y12
 	VMOVDQU Y12, 96(DI)
 
-next_55:
+next_54:
 	VPERM2I128 $0x31, Y5, Y1, Y12
 	CMPQ       1000(SP), $0x05
-	JA         xor_56
-	JB         next_57
+	JA         xor_55
+	JB         next_56
 	MOVQ       976(SP), CX
 	VPXOR      32(CX), Y12, Y12
 	VMOVDQU    Y12, 32(CX)
-	JMP        next_57
+	JMP        next_56
 
-xor_56:
+xor_55:
 	VPXOR   352(SI), Y12, Y12
 	VMOVDQU Y12, 352(DI)
 
-next_57:
+next_56:
 	VPERM2I128 $0x20, Y6, Y2, Y12
 	CMPQ       1000(SP), $0x02
-	JA         xor_58
-	JB         next_59
+	JA         xor_57
+	JB         next_58
 	MOVQ       976(SP), CX
 	VPXOR      32(CX), Y12, Y12
 	VMOVDQU    Y12, 32(CX)
-	JMP        next_59
+	JMP        next_58
 
-xor_58:
+xor_57:
 	VPXOR   160(SI), Y12, Y12
 	VMOVDQU Y12, 160(DI)
 
-next_59:
+next_58:
 	VPERM2I128 $0x31, Y6, Y2, Y12
 	CMPQ       1000(SP), $0x06
-	JA         xor_60
-	JB         next_61
+	JA         xor_59
+	JB         next_60
 	MOVQ       976(SP), CX
 	VPXOR      32(CX), Y12, Y12
 	VMOVDQU    Y12, 32(CX)
-	JMP        next_61
+	JMP        next_60
 
-xor_60:
+xor_59:
 	VPXOR   416(SI), Y12, Y12
 	VMOVDQU Y12, 416(DI)
 
-next_61:
+next_60:
 	VPERM2I128 $0x20, Y7, Y3, Y12
 	CMPQ       1000(SP), $0x03
-	JA         xor_62
-	JB         next_63
+	JA         xor_61
+	JB         next_62
 	MOVQ       976(SP), CX
 	VPXOR      32(CX), Y12, Y12
 	VMOVDQU    Y12, 32(CX)
-	JMP        next_63
+	JMP        next_62
 
-xor_62:
+xor_61:
 	VPXOR   224(SI), Y12, Y12
 	VMOVDQU Y12, 224(DI)
 
-next_63:
+next_62:
 	VPERM2I128 $0x31, Y7, Y3, Y12
 	CMPQ       1000(SP), $0x07
-	JA         xor_64
-	JB         next_65
+	JA         xor_63
+	JB         next_64
 	MOVQ       976(SP), CX
 	VPXOR      32(CX), Y12, Y12
 	VMOVDQU    Y12, 32(CX)
-	JMP        next_65
+	JMP        next_64
 
-xor_64:
+xor_63:
 	VPXOR   480(SI), Y12, Y12
 	VMOVDQU Y12, 480(DI)
 
-next_65:
+next_64:
 	XORL  CX, CX
 	XORL  R14, R14
 	MOVQ  R8, DX
@@ -3364,10 +3072,10 @@ ms_tail:
 	SHLQ    $0x04, CX
 	VMOVDQU 64(AX), X12
 	VMOVDQU X12, -16(AX)(CX*1)
+	CMPQ    1056(SP), $0x00
+	JL      ms_t1
 	MOVQ    952(SP), CX
 	ADDQ    968(SP), CX
-	CMPQ    CX, $0x10
-	JB      ms_t1
 
 	// Two chains: A over the first K-16 blocks, B over the last 16.
 	SUBQ $0x10, CX
@@ -4133,91 +3841,91 @@ ms_row_rounds:
 	VPERM2I128 $0x20, Y1, Y0, Y13
 	VPERM2I128 $0x20, Y3, Y2, Y14
 	CMPQ       1000(SP), $0x00
-	JA         rxor_66
-	JE         rfin_67
-	JMP        rnext_68
+	JA         rxor_65
+	JE         rfin_66
+	JMP        rnext_67
 
-rfin_67:
+rfin_66:
 	MOVQ    976(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_68
+	JMP     rnext_67
 
-rxor_66:
+rxor_65:
 	VPXOR   (SI), Y13, Y13
 	VPXOR   32(SI), Y14, Y14
 	VMOVDQU Y13, (DI)
 	VMOVDQU Y14, 32(DI)
 
-rnext_68:
+rnext_67:
 	VPERM2I128 $0x31, Y1, Y0, Y13
 	VPERM2I128 $0x31, Y3, Y2, Y14
 	CMPQ       1000(SP), $0x01
-	JA         rxor_69
-	JE         rfin_70
-	JMP        rnext_71
+	JA         rxor_68
+	JE         rfin_69
+	JMP        rnext_70
 
-rfin_70:
+rfin_69:
 	MOVQ    976(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_71
+	JMP     rnext_70
 
-rxor_69:
+rxor_68:
 	VPXOR   64(SI), Y13, Y13
 	VPXOR   96(SI), Y14, Y14
 	VMOVDQU Y13, 64(DI)
 	VMOVDQU Y14, 96(DI)
 
-rnext_71:
+rnext_70:
 	VPERM2I128 $0x20, Y5, Y4, Y13
 	VPERM2I128 $0x20, Y7, Y6, Y14
 	CMPQ       1000(SP), $0x02
-	JA         rxor_72
-	JE         rfin_73
-	JMP        rnext_74
+	JA         rxor_71
+	JE         rfin_72
+	JMP        rnext_73
 
-rfin_73:
+rfin_72:
 	MOVQ    976(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_74
+	JMP     rnext_73
 
-rxor_72:
+rxor_71:
 	VPXOR   128(SI), Y13, Y13
 	VPXOR   160(SI), Y14, Y14
 	VMOVDQU Y13, 128(DI)
 	VMOVDQU Y14, 160(DI)
 
-rnext_74:
+rnext_73:
 	VPERM2I128 $0x31, Y5, Y4, Y13
 	VPERM2I128 $0x31, Y7, Y6, Y14
 	CMPQ       1000(SP), $0x03
-	JA         rxor_75
-	JE         rfin_76
-	JMP        rnext_77
+	JA         rxor_74
+	JE         rfin_75
+	JMP        rnext_76
 
-rfin_76:
+rfin_75:
 	MOVQ    976(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_77
+	JMP     rnext_76
 
-rxor_75:
+rxor_74:
 	VPXOR   192(SI), Y13, Y13
 	VPXOR   224(SI), Y14, Y14
 	VMOVDQU Y13, 192(DI)
 	VMOVDQU Y14, 224(DI)
 
-rnext_77:
+rnext_76:
 	XORL  CX, CX
 	XORL  R14, R14
 	MOVQ  R8, DX
@@ -4710,385 +4418,92 @@ ms_b1r_rounds:
 	VPERM2I128 $0x20, Y1, Y0, Y13
 	VPERM2I128 $0x20, Y3, Y2, Y14
 	CMPQ       1000(SP), $0x00
-	JA         rxor_78
-	JE         rfin_79
-	JMP        rnext_80
+	JA         rxor_77
+	JE         rfin_78
+	JMP        rnext_79
 
-rfin_79:
+rfin_78:
 	MOVQ    976(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_80
+	JMP     rnext_79
 
-rxor_78:
+rxor_77:
 	VPXOR   (SI), Y13, Y13
 	VPXOR   32(SI), Y14, Y14
 	VMOVDQU Y13, (DI)
 	VMOVDQU Y14, 32(DI)
 
-rnext_80:
+rnext_79:
 	VPERM2I128 $0x31, Y1, Y0, Y13
 	VPERM2I128 $0x31, Y3, Y2, Y14
 	CMPQ       1000(SP), $0x01
-	JA         rxor_81
-	JE         rfin_82
-	JMP        rnext_83
+	JA         rxor_80
+	JE         rfin_81
+	JMP        rnext_82
 
-rfin_82:
+rfin_81:
 	MOVQ    976(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_83
+	JMP     rnext_82
 
-rxor_81:
+rxor_80:
 	VPXOR   64(SI), Y13, Y13
 	VPXOR   96(SI), Y14, Y14
 	VMOVDQU Y13, 64(DI)
 	VMOVDQU Y14, 96(DI)
 
-rnext_83:
+rnext_82:
 	VPERM2I128 $0x20, Y5, Y4, Y13
 	VPERM2I128 $0x20, Y7, Y6, Y14
 	CMPQ       1000(SP), $0x02
-	JA         rxor_84
-	JE         rfin_85
-	JMP        rnext_86
+	JA         rxor_83
+	JE         rfin_84
+	JMP        rnext_85
 
-rfin_85:
+rfin_84:
 	MOVQ    976(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_86
+	JMP     rnext_85
 
-rxor_84:
+rxor_83:
 	VPXOR   128(SI), Y13, Y13
 	VPXOR   160(SI), Y14, Y14
 	VMOVDQU Y13, 128(DI)
 	VMOVDQU Y14, 160(DI)
 
-rnext_86:
+rnext_85:
 	VPERM2I128 $0x31, Y5, Y4, Y13
 	VPERM2I128 $0x31, Y7, Y6, Y14
 	CMPQ       1000(SP), $0x03
-	JA         rxor_87
-	JE         rfin_88
-	JMP        rnext_89
+	JA         rxor_86
+	JE         rfin_87
+	JMP        rnext_88
 
-rfin_88:
+rfin_87:
 	MOVQ    976(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_89
+	JMP     rnext_88
 
-rxor_87:
+rxor_86:
 	VPXOR   192(SI), Y13, Y13
 	VPXOR   224(SI), Y14, Y14
 	VMOVDQU Y13, 192(DI)
 	VMOVDQU Y14, 224(DI)
 
-rnext_89:
-	CMPQ  1056(SP), $0x00
-	JL    nopow_90
-	MOVQ  R8, 896(SP)
-	MOVQ  R9, 904(SP)
-	MOVQ  R10, 912(SP)
-	MOVQ  872(SP), R8
-	XORL  R11, R11
-	MOVQ  880(SP), R9
-	XORL  R12, R12
-	MOVQ  888(SP), R10
-	XORL  R13, R13
-	XORL  CX, CX
-	XORL  R14, R14
-	MOVQ  R8, DX
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R11
-	ADCQ  AX, R12
-	ADCQ  $0x00, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, R12
-	ADCQ  AX, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 888(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MOVQ  R9, DX
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R12
-	ADCQ  AX, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MULXQ 888(SP), R15, AX
-	ADDQ  R15, CX
-	ADCQ  AX, R14
-	MOVQ  R10, DX
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, CX
-	ADCQ  AX, R14
-	MULXQ 888(SP), R15, AX
-	ADDQ  R15, R14
-	MOVQ  R11, R8
-	MOVQ  R12, R9
-	MOVQ  R13, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R13
-	ADDQ  R13, R8
-	ADCQ  CX, R9
-	ADCQ  R14, R10
-	SHRQ  $0x02, CX, R13
-	SHRQ  $0x02, R14, CX
-	SHRQ  $0x02, R14
-	ADDQ  R13, R8
-	ADCQ  CX, R9
-	ADCQ  R14, R10
-	MOVQ  R10, R15
-	SHRQ  $0x02, R15
-	ANDQ  $0x03, R10
-	LEAQ  (R15)(R15*4), AX
-	ADDQ  AX, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	MOVQ  R8, 872(SP)
-	MOVQ  R9, 880(SP)
-	MOVQ  R10, 888(SP)
-	MOVQ  872(SP), R8
-	XORL  R11, R11
-	MOVQ  880(SP), R9
-	XORL  R12, R12
-	MOVQ  888(SP), R10
-	XORL  R13, R13
-	XORL  CX, CX
-	XORL  R14, R14
-	MOVQ  R8, DX
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R11
-	ADCQ  AX, R12
-	ADCQ  $0x00, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, R12
-	ADCQ  AX, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 888(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MOVQ  R9, DX
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R12
-	ADCQ  AX, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MULXQ 888(SP), R15, AX
-	ADDQ  R15, CX
-	ADCQ  AX, R14
-	MOVQ  R10, DX
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, CX
-	ADCQ  AX, R14
-	MULXQ 888(SP), R15, AX
-	ADDQ  R15, R14
-	MOVQ  R11, R8
-	MOVQ  R12, R9
-	MOVQ  R13, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R13
-	ADDQ  R13, R8
-	ADCQ  CX, R9
-	ADCQ  R14, R10
-	SHRQ  $0x02, CX, R13
-	SHRQ  $0x02, R14, CX
-	SHRQ  $0x02, R14
-	ADDQ  R13, R8
-	ADCQ  CX, R9
-	ADCQ  R14, R10
-	MOVQ  R10, R15
-	SHRQ  $0x02, R15
-	ANDQ  $0x03, R10
-	LEAQ  (R15)(R15*4), AX
-	ADDQ  AX, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	MOVQ  R8, 872(SP)
-	MOVQ  R9, 880(SP)
-	MOVQ  R10, 888(SP)
-	MOVQ  872(SP), R8
-	XORL  R11, R11
-	MOVQ  880(SP), R9
-	XORL  R12, R12
-	MOVQ  888(SP), R10
-	XORL  R13, R13
-	XORL  CX, CX
-	XORL  R14, R14
-	MOVQ  R8, DX
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R11
-	ADCQ  AX, R12
-	ADCQ  $0x00, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, R12
-	ADCQ  AX, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 888(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MOVQ  R9, DX
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R12
-	ADCQ  AX, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MULXQ 888(SP), R15, AX
-	ADDQ  R15, CX
-	ADCQ  AX, R14
-	MOVQ  R10, DX
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, CX
-	ADCQ  AX, R14
-	MULXQ 888(SP), R15, AX
-	ADDQ  R15, R14
-	MOVQ  R11, R8
-	MOVQ  R12, R9
-	MOVQ  R13, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R13
-	ADDQ  R13, R8
-	ADCQ  CX, R9
-	ADCQ  R14, R10
-	SHRQ  $0x02, CX, R13
-	SHRQ  $0x02, R14, CX
-	SHRQ  $0x02, R14
-	ADDQ  R13, R8
-	ADCQ  CX, R9
-	ADCQ  R14, R10
-	MOVQ  R10, R15
-	SHRQ  $0x02, R15
-	ANDQ  $0x03, R10
-	LEAQ  (R15)(R15*4), AX
-	ADDQ  AX, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	MOVQ  R8, 872(SP)
-	MOVQ  R9, 880(SP)
-	MOVQ  R10, 888(SP)
-	MOVQ  872(SP), R8
-	XORL  R11, R11
-	MOVQ  880(SP), R9
-	XORL  R12, R12
-	MOVQ  888(SP), R10
-	XORL  R13, R13
-	XORL  CX, CX
-	XORL  R14, R14
-	MOVQ  R8, DX
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R11
-	ADCQ  AX, R12
-	ADCQ  $0x00, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, R12
-	ADCQ  AX, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 888(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MOVQ  R9, DX
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R12
-	ADCQ  AX, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MULXQ 888(SP), R15, AX
-	ADDQ  R15, CX
-	ADCQ  AX, R14
-	MOVQ  R10, DX
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, CX
-	ADCQ  AX, R14
-	MULXQ 888(SP), R15, AX
-	ADDQ  R15, R14
-	MOVQ  R11, R8
-	MOVQ  R12, R9
-	MOVQ  R13, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R13
-	ADDQ  R13, R8
-	ADCQ  CX, R9
-	ADCQ  R14, R10
-	SHRQ  $0x02, CX, R13
-	SHRQ  $0x02, R14, CX
-	SHRQ  $0x02, R14
-	ADDQ  R13, R8
-	ADCQ  CX, R9
-	ADCQ  R14, R10
-	MOVQ  R10, R15
-	SHRQ  $0x02, R15
-	ANDQ  $0x03, R10
-	LEAQ  (R15)(R15*4), AX
-	ADDQ  AX, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	MOVQ  R8, 872(SP)
-	MOVQ  R9, 880(SP)
-	MOVQ  R10, 888(SP)
-	MOVQ  896(SP), R8
-	MOVQ  904(SP), R9
-	MOVQ  912(SP), R10
-
-nopow_90:
+rnext_88:
+	MOVQ $-1, 1056(SP)
 	MOVQ 800(SP), AX
 	ADDL $0x08, 32(AX)
 	JMP  ms_tail
@@ -7880,7 +7295,7 @@ mo_b1_last:
 	// The last batch: the join or r^16, the MAC of the tail (before the
 	// stores: an Open in place overwrites it), then the stores.
 	CMPQ  1568(SP), $0x00
-	JL    nopow_91
+	JL    nopow_89
 	MOVQ  R8, 1408(SP)
 	MOVQ  R9, 1416(SP)
 	MOVQ  R10, 1424(SP)
@@ -8172,7 +7587,7 @@ mo_b1_last:
 	MOVQ  1416(SP), R9
 	MOVQ  1424(SP), R10
 
-nopow_91:
+nopow_89:
 	MOVQ 1488(SP), AX
 
 	// The lengths right after the partial block's MAC blocks.
@@ -8180,10 +7595,10 @@ nopow_91:
 	SHLQ    $0x04, CX
 	VMOVDQU 64(AX), X12
 	VMOVDQU X12, -16(AX)(CX*1)
+	CMPQ    1568(SP), $0x00
+	JL      mo_b1_t1
 	MOVQ    1464(SP), CX
 	ADDQ    1480(SP), CX
-	CMPQ    CX, $0x10
-	JB      mo_b1_t1
 
 	// Open: chain A over the first K-16 blocks (unless the last batch took
 	// them: tX = 0); the last 16 are chain Z.
@@ -8396,20 +7811,34 @@ mo_b1_t_done:
 	VPUNPCKHQDQ Y11, Y9, Y7
 	VPERM2I128  $0x20, Y4, Y0, Y12
 	CMPQ        1512(SP), $0x00
-	JA          xor_92
-	JB          next_93
+	JA          xor_90
+	JB          next_91
 	MOVQ        1488(SP), CX
 	VPXOR       (CX), Y12, Y12
 	VMOVDQU     Y12, (CX)
-	JMP         next_93
+	JMP         next_91
 
-xor_92:
+xor_90:
 	VPXOR   (SI), Y12, Y12
 	VMOVDQU Y12, (DI)
 
-next_93:
+next_91:
 	VPERM2I128 $0x31, Y4, Y0, Y12
 	CMPQ       1512(SP), $0x04
+	JA         xor_92
+	JB         next_93
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_93
+
+xor_92:
+	VPXOR   256(SI), Y12, Y12
+	VMOVDQU Y12, 256(DI)
+
+next_93:
+	VPERM2I128 $0x20, Y5, Y1, Y12
+	CMPQ       1512(SP), $0x01
 	JA         xor_94
 	JB         next_95
 	MOVQ       1488(SP), CX
@@ -8418,12 +7847,12 @@ next_93:
 	JMP        next_95
 
 xor_94:
-	VPXOR   256(SI), Y12, Y12
-	VMOVDQU Y12, 256(DI)
+	VPXOR   64(SI), Y12, Y12
+	VMOVDQU Y12, 64(DI)
 
 next_95:
-	VPERM2I128 $0x20, Y5, Y1, Y12
-	CMPQ       1512(SP), $0x01
+	VPERM2I128 $0x31, Y5, Y1, Y12
+	CMPQ       1512(SP), $0x05
 	JA         xor_96
 	JB         next_97
 	MOVQ       1488(SP), CX
@@ -8432,12 +7861,12 @@ next_95:
 	JMP        next_97
 
 xor_96:
-	VPXOR   64(SI), Y12, Y12
-	VMOVDQU Y12, 64(DI)
+	VPXOR   320(SI), Y12, Y12
+	VMOVDQU Y12, 320(DI)
 
 next_97:
-	VPERM2I128 $0x31, Y5, Y1, Y12
-	CMPQ       1512(SP), $0x05
+	VPERM2I128 $0x20, Y6, Y2, Y12
+	CMPQ       1512(SP), $0x02
 	JA         xor_98
 	JB         next_99
 	MOVQ       1488(SP), CX
@@ -8446,12 +7875,12 @@ next_97:
 	JMP        next_99
 
 xor_98:
-	VPXOR   320(SI), Y12, Y12
-	VMOVDQU Y12, 320(DI)
+	VPXOR   128(SI), Y12, Y12
+	VMOVDQU Y12, 128(DI)
 
 next_99:
-	VPERM2I128 $0x20, Y6, Y2, Y12
-	CMPQ       1512(SP), $0x02
+	VPERM2I128 $0x31, Y6, Y2, Y12
+	CMPQ       1512(SP), $0x06
 	JA         xor_100
 	JB         next_101
 	MOVQ       1488(SP), CX
@@ -8460,12 +7889,12 @@ next_99:
 	JMP        next_101
 
 xor_100:
-	VPXOR   128(SI), Y12, Y12
-	VMOVDQU Y12, 128(DI)
+	VPXOR   384(SI), Y12, Y12
+	VMOVDQU Y12, 384(DI)
 
 next_101:
-	VPERM2I128 $0x31, Y6, Y2, Y12
-	CMPQ       1512(SP), $0x06
+	VPERM2I128 $0x20, Y7, Y3, Y12
+	CMPQ       1512(SP), $0x03
 	JA         xor_102
 	JB         next_103
 	MOVQ       1488(SP), CX
@@ -8474,12 +7903,12 @@ next_101:
 	JMP        next_103
 
 xor_102:
-	VPXOR   384(SI), Y12, Y12
-	VMOVDQU Y12, 384(DI)
+	VPXOR   192(SI), Y12, Y12
+	VMOVDQU Y12, 192(DI)
 
 next_103:
-	VPERM2I128 $0x20, Y7, Y3, Y12
-	CMPQ       1512(SP), $0x03
+	VPERM2I128 $0x31, Y7, Y3, Y12
+	CMPQ       1512(SP), $0x07
 	JA         xor_104
 	JB         next_105
 	MOVQ       1488(SP), CX
@@ -8488,24 +7917,10 @@ next_103:
 	JMP        next_105
 
 xor_104:
-	VPXOR   192(SI), Y12, Y12
-	VMOVDQU Y12, 192(DI)
-
-next_105:
-	VPERM2I128 $0x31, Y7, Y3, Y12
-	CMPQ       1512(SP), $0x07
-	JA         xor_106
-	JB         next_107
-	MOVQ       1488(SP), CX
-	VPXOR      (CX), Y12, Y12
-	VMOVDQU    Y12, (CX)
-	JMP        next_107
-
-xor_106:
 	VPXOR   448(SI), Y12, Y12
 	VMOVDQU Y12, 448(DI)
 
-next_107:
+next_105:
 	VMOVDQU     512(BX), Y0
 	VMOVDQU     544(BX), Y1
 	VMOVDQU     576(BX), Y2
@@ -8532,20 +7947,34 @@ next_107:
 	VPUNPCKHQDQ Y11, Y9, Y7
 	VPERM2I128  $0x20, Y4, Y0, Y12
 	CMPQ        1512(SP), $0x00
-	JA          xor_108
-	JB          next_109
+	JA          xor_106
+	JB          next_107
 	MOVQ        1488(SP), CX
 	VPXOR       32(CX), Y12, Y12
 	VMOVDQU     Y12, 32(CX)
-	JMP         next_109
+	JMP         next_107
 
-xor_108:
+xor_106:
 	VPXOR   32(SI), Y12, Y12
 	VMOVDQU Y12, 32(DI)
 
-next_109:
+next_107:
 	VPERM2I128 $0x31, Y4, Y0, Y12
 	CMPQ       1512(SP), $0x04
+	JA         xor_108
+	JB         next_109
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_109
+
+xor_108:
+	VPXOR   288(SI), Y12, Y12
+	VMOVDQU Y12, 288(DI)
+
+next_109:
+	VPERM2I128 $0x20, Y5, Y1, Y12
+	CMPQ       1512(SP), $0x01
 	JA         xor_110
 	JB         next_111
 	MOVQ       1488(SP), CX
@@ -8554,12 +7983,12 @@ next_109:
 	JMP        next_111
 
 xor_110:
-	VPXOR   288(SI), Y12, Y12
-	VMOVDQU Y12, 288(DI)
+	VPXOR   96(SI), Y12, Y12
+	VMOVDQU Y12, 96(DI)
 
 next_111:
-	VPERM2I128 $0x20, Y5, Y1, Y12
-	CMPQ       1512(SP), $0x01
+	VPERM2I128 $0x31, Y5, Y1, Y12
+	CMPQ       1512(SP), $0x05
 	JA         xor_112
 	JB         next_113
 	MOVQ       1488(SP), CX
@@ -8568,12 +7997,12 @@ next_111:
 	JMP        next_113
 
 xor_112:
-	VPXOR   96(SI), Y12, Y12
-	VMOVDQU Y12, 96(DI)
+	VPXOR   352(SI), Y12, Y12
+	VMOVDQU Y12, 352(DI)
 
 next_113:
-	VPERM2I128 $0x31, Y5, Y1, Y12
-	CMPQ       1512(SP), $0x05
+	VPERM2I128 $0x20, Y6, Y2, Y12
+	CMPQ       1512(SP), $0x02
 	JA         xor_114
 	JB         next_115
 	MOVQ       1488(SP), CX
@@ -8582,12 +8011,12 @@ next_113:
 	JMP        next_115
 
 xor_114:
-	VPXOR   352(SI), Y12, Y12
-	VMOVDQU Y12, 352(DI)
+	VPXOR   160(SI), Y12, Y12
+	VMOVDQU Y12, 160(DI)
 
 next_115:
-	VPERM2I128 $0x20, Y6, Y2, Y12
-	CMPQ       1512(SP), $0x02
+	VPERM2I128 $0x31, Y6, Y2, Y12
+	CMPQ       1512(SP), $0x06
 	JA         xor_116
 	JB         next_117
 	MOVQ       1488(SP), CX
@@ -8596,12 +8025,12 @@ next_115:
 	JMP        next_117
 
 xor_116:
-	VPXOR   160(SI), Y12, Y12
-	VMOVDQU Y12, 160(DI)
+	VPXOR   416(SI), Y12, Y12
+	VMOVDQU Y12, 416(DI)
 
 next_117:
-	VPERM2I128 $0x31, Y6, Y2, Y12
-	CMPQ       1512(SP), $0x06
+	VPERM2I128 $0x20, Y7, Y3, Y12
+	CMPQ       1512(SP), $0x03
 	JA         xor_118
 	JB         next_119
 	MOVQ       1488(SP), CX
@@ -8610,12 +8039,12 @@ next_117:
 	JMP        next_119
 
 xor_118:
-	VPXOR   416(SI), Y12, Y12
-	VMOVDQU Y12, 416(DI)
+	VPXOR   224(SI), Y12, Y12
+	VMOVDQU Y12, 224(DI)
 
 next_119:
-	VPERM2I128 $0x20, Y7, Y3, Y12
-	CMPQ       1512(SP), $0x03
+	VPERM2I128 $0x31, Y7, Y3, Y12
+	CMPQ       1512(SP), $0x07
 	JA         xor_120
 	JB         next_121
 	MOVQ       1488(SP), CX
@@ -8624,24 +8053,10 @@ next_119:
 	JMP        next_121
 
 xor_120:
-	VPXOR   224(SI), Y12, Y12
-	VMOVDQU Y12, 224(DI)
-
-next_121:
-	VPERM2I128 $0x31, Y7, Y3, Y12
-	CMPQ       1512(SP), $0x07
-	JA         xor_122
-	JB         next_123
-	MOVQ       1488(SP), CX
-	VPXOR      32(CX), Y12, Y12
-	VMOVDQU    Y12, 32(CX)
-	JMP        next_123
-
-xor_122:
 	VPXOR   480(SI), Y12, Y12
 	VMOVDQU Y12, 480(DI)
 
-next_123:
+next_121:
 mo_b1_stored:
 	MOVQ 1320(SP), SI
 	MOVQ 1328(SP), DI
@@ -8712,7 +8127,7 @@ mo_loop_t:
 mo_loop_xrounds:
 	VPADDD Y4, Y0, Y0
 	TESTQ  BP, BP
-	JZ     skipA_124
+	JZ     skipA_122
 	ADDQ   (R15), R8
 	ADCQ   8(R15), R9
 	ADCQ   $0x01, R10
@@ -8745,7 +8160,7 @@ mo_loop_xrounds:
 	ADDQ   $0x10, R15
 	DECQ   BP
 
-skipA_124:
+skipA_122:
 	VPADDD  Y5, Y1, Y1
 	VPXOR   Y0, Y12, Y12
 	ADDQ    (SI), R11
@@ -8863,7 +8278,7 @@ skipA_124:
 	VPXOR   Y0, Y15, Y15
 	VPXOR   Y1, Y12, Y12
 	TESTQ   BP, BP
-	JZ      skipA_125
+	JZ      skipA_123
 	ADDQ    (R15), R8
 	ADCQ    8(R15), R9
 	ADCQ    $0x01, R10
@@ -8896,12 +8311,12 @@ skipA_124:
 	ADDQ    $0x10, R15
 	DECQ    BP
 
-skipA_125:
+skipA_123:
 	VPSHUFB rol8<>+0(SB), Y15, Y15
 	VPSHUFB rol8<>+0(SB), Y12, Y12
 	VPADDD  Y15, Y8, Y8
 	TESTQ   BP, BP
-	JZ      skipA_126
+	JZ      skipA_124
 	ADDQ    (R15), R8
 	ADCQ    8(R15), R9
 	ADCQ    $0x01, R10
@@ -8934,7 +8349,7 @@ skipA_125:
 	ADDQ    $0x10, R15
 	DECQ    BP
 
-skipA_126:
+skipA_124:
 	VPADDD  Y12, Y9, Y9
 	VPXOR   Y8, Y5, Y5
 	VPXOR   Y9, Y6, Y6
@@ -9053,7 +8468,7 @@ skipA_126:
 	VPSHUFB rol16<>+0(SB), Y15, Y15
 	VPADDD  Y14, Y8, Y8
 	TESTQ   BP, BP
-	JZ      skipA_127
+	JZ      skipA_125
 	ADDQ    (R15), R8
 	ADCQ    8(R15), R9
 	ADCQ    $0x01, R10
@@ -9086,12 +8501,12 @@ skipA_126:
 	ADDQ    $0x10, R15
 	DECQ    BP
 
-skipA_127:
+skipA_125:
 	VPADDD Y15, Y9, Y9
 	VPXOR  Y8, Y6, Y6
 	VPXOR  Y9, Y7, Y7
 	TESTQ  BP, BP
-	JZ     skipA_128
+	JZ     skipA_126
 	ADDQ   (R15), R8
 	ADCQ   8(R15), R9
 	ADCQ   $0x01, R10
@@ -9124,7 +8539,7 @@ skipA_127:
 	ADDQ   $0x10, R15
 	DECQ   BP
 
-skipA_128:
+skipA_126:
 	VPSLLD  $0x0c, Y6, Y10
 	VPSLLD  $0x0c, Y7, Y11
 	VPSRLD  $0x14, Y6, Y6
@@ -9250,6 +8665,76 @@ skipA_128:
 
 	// The last blocks of the chains, before any store.
 	TESTQ BP, BP
+	JZ    skipA_127
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, R15
+	DECQ  BP
+
+skipA_127:
+	TESTQ BP, BP
+	JZ    skipA_128
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 1352(SP), AX, CX
+	MULXQ 1360(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 1376(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 1352(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 1376(SP), DI
+	IMULQ 1352(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  $0x10, R15
+	DECQ  BP
+
+skipA_128:
+	TESTQ BP, BP
 	JZ    skipA_129
 	ADDQ  (R15), R8
 	ADCQ  8(R15), R9
@@ -9284,76 +8769,6 @@ skipA_128:
 	DECQ  BP
 
 skipA_129:
-	TESTQ BP, BP
-	JZ    skipA_130
-	ADDQ  (R15), R8
-	ADCQ  8(R15), R9
-	ADCQ  $0x01, R10
-	MOVQ  R8, DX
-	MULXQ 1352(SP), AX, CX
-	MULXQ 1360(SP), R8, R14
-	MOVQ  R9, DX
-	MULXQ 1376(SP), DI, R9
-	ADDQ  DI, AX
-	ADCQ  R9, CX
-	MULXQ 1352(SP), DI, R9
-	ADDQ  DI, R8
-	ADCQ  R9, R14
-	MOVQ  R10, DI
-	IMULQ 1376(SP), DI
-	IMULQ 1352(SP), R10
-	ADDQ  DI, R8
-	ADCQ  $0x00, R14
-	ADDQ  CX, R8
-	ADCQ  R10, R14
-	MOVQ  R8, R9
-	MOVQ  AX, R8
-	MOVQ  R14, R10
-	SHRQ  $0x02, R14
-	ANDQ  $0x03, R10
-	LEAQ  (R14)(R14*4), R14
-	ADDQ  R14, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	ADDQ  $0x10, R15
-	DECQ  BP
-
-skipA_130:
-	TESTQ BP, BP
-	JZ    skipA_131
-	ADDQ  (R15), R8
-	ADCQ  8(R15), R9
-	ADCQ  $0x01, R10
-	MOVQ  R8, DX
-	MULXQ 1352(SP), AX, CX
-	MULXQ 1360(SP), R8, R14
-	MOVQ  R9, DX
-	MULXQ 1376(SP), DI, R9
-	ADDQ  DI, AX
-	ADCQ  R9, CX
-	MULXQ 1352(SP), DI, R9
-	ADDQ  DI, R8
-	ADCQ  R9, R14
-	MOVQ  R10, DI
-	IMULQ 1376(SP), DI
-	IMULQ 1352(SP), R10
-	ADDQ  DI, R8
-	ADCQ  $0x00, R14
-	ADDQ  CX, R8
-	ADCQ  R10, R14
-	MOVQ  R8, R9
-	MOVQ  AX, R8
-	MOVQ  R14, R10
-	SHRQ  $0x02, R14
-	ANDQ  $0x03, R10
-	LEAQ  (R14)(R14*4), R14
-	ADDQ  R14, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	ADDQ  $0x10, R15
-	DECQ  BP
-
-skipA_131:
 	ADDQ  (SI), R11
 	ADCQ  8(SI), R12
 	ADCQ  $0x01, R13
@@ -10197,10 +9612,10 @@ mo_loop_last:
 	SHLQ    $0x04, CX
 	VMOVDQU 64(AX), X12
 	VMOVDQU X12, -16(AX)(CX*1)
+	CMPQ    1568(SP), $0x00
+	JL      mo_loop_t1
 	MOVQ    1464(SP), CX
 	ADDQ    1480(SP), CX
-	CMPQ    CX, $0x10
-	JB      mo_loop_t1
 
 	// Open: chain A over the first K-16 blocks (unless the last batch took
 	// them: tX = 0); the last 16 are chain Z.
@@ -10413,20 +9828,34 @@ mo_loop_t_done:
 	VPUNPCKHQDQ Y11, Y9, Y7
 	VPERM2I128  $0x20, Y4, Y0, Y12
 	CMPQ        1512(SP), $0x00
-	JA          xor_132
-	JB          next_133
+	JA          xor_130
+	JB          next_131
 	MOVQ        1488(SP), CX
 	VPXOR       (CX), Y12, Y12
 	VMOVDQU     Y12, (CX)
-	JMP         next_133
+	JMP         next_131
 
-xor_132:
+xor_130:
 	VPXOR   (SI), Y12, Y12
 	VMOVDQU Y12, (DI)
 
-next_133:
+next_131:
 	VPERM2I128 $0x31, Y4, Y0, Y12
 	CMPQ       1512(SP), $0x04
+	JA         xor_132
+	JB         next_133
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_133
+
+xor_132:
+	VPXOR   256(SI), Y12, Y12
+	VMOVDQU Y12, 256(DI)
+
+next_133:
+	VPERM2I128 $0x20, Y5, Y1, Y12
+	CMPQ       1512(SP), $0x01
 	JA         xor_134
 	JB         next_135
 	MOVQ       1488(SP), CX
@@ -10435,12 +9864,12 @@ next_133:
 	JMP        next_135
 
 xor_134:
-	VPXOR   256(SI), Y12, Y12
-	VMOVDQU Y12, 256(DI)
+	VPXOR   64(SI), Y12, Y12
+	VMOVDQU Y12, 64(DI)
 
 next_135:
-	VPERM2I128 $0x20, Y5, Y1, Y12
-	CMPQ       1512(SP), $0x01
+	VPERM2I128 $0x31, Y5, Y1, Y12
+	CMPQ       1512(SP), $0x05
 	JA         xor_136
 	JB         next_137
 	MOVQ       1488(SP), CX
@@ -10449,12 +9878,12 @@ next_135:
 	JMP        next_137
 
 xor_136:
-	VPXOR   64(SI), Y12, Y12
-	VMOVDQU Y12, 64(DI)
+	VPXOR   320(SI), Y12, Y12
+	VMOVDQU Y12, 320(DI)
 
 next_137:
-	VPERM2I128 $0x31, Y5, Y1, Y12
-	CMPQ       1512(SP), $0x05
+	VPERM2I128 $0x20, Y6, Y2, Y12
+	CMPQ       1512(SP), $0x02
 	JA         xor_138
 	JB         next_139
 	MOVQ       1488(SP), CX
@@ -10463,12 +9892,12 @@ next_137:
 	JMP        next_139
 
 xor_138:
-	VPXOR   320(SI), Y12, Y12
-	VMOVDQU Y12, 320(DI)
+	VPXOR   128(SI), Y12, Y12
+	VMOVDQU Y12, 128(DI)
 
 next_139:
-	VPERM2I128 $0x20, Y6, Y2, Y12
-	CMPQ       1512(SP), $0x02
+	VPERM2I128 $0x31, Y6, Y2, Y12
+	CMPQ       1512(SP), $0x06
 	JA         xor_140
 	JB         next_141
 	MOVQ       1488(SP), CX
@@ -10477,12 +9906,12 @@ next_139:
 	JMP        next_141
 
 xor_140:
-	VPXOR   128(SI), Y12, Y12
-	VMOVDQU Y12, 128(DI)
+	VPXOR   384(SI), Y12, Y12
+	VMOVDQU Y12, 384(DI)
 
 next_141:
-	VPERM2I128 $0x31, Y6, Y2, Y12
-	CMPQ       1512(SP), $0x06
+	VPERM2I128 $0x20, Y7, Y3, Y12
+	CMPQ       1512(SP), $0x03
 	JA         xor_142
 	JB         next_143
 	MOVQ       1488(SP), CX
@@ -10491,12 +9920,12 @@ next_141:
 	JMP        next_143
 
 xor_142:
-	VPXOR   384(SI), Y12, Y12
-	VMOVDQU Y12, 384(DI)
+	VPXOR   192(SI), Y12, Y12
+	VMOVDQU Y12, 192(DI)
 
 next_143:
-	VPERM2I128 $0x20, Y7, Y3, Y12
-	CMPQ       1512(SP), $0x03
+	VPERM2I128 $0x31, Y7, Y3, Y12
+	CMPQ       1512(SP), $0x07
 	JA         xor_144
 	JB         next_145
 	MOVQ       1488(SP), CX
@@ -10505,24 +9934,10 @@ next_143:
 	JMP        next_145
 
 xor_144:
-	VPXOR   192(SI), Y12, Y12
-	VMOVDQU Y12, 192(DI)
-
-next_145:
-	VPERM2I128 $0x31, Y7, Y3, Y12
-	CMPQ       1512(SP), $0x07
-	JA         xor_146
-	JB         next_147
-	MOVQ       1488(SP), CX
-	VPXOR      (CX), Y12, Y12
-	VMOVDQU    Y12, (CX)
-	JMP        next_147
-
-xor_146:
 	VPXOR   448(SI), Y12, Y12
 	VMOVDQU Y12, 448(DI)
 
-next_147:
+next_145:
 	VMOVDQU     512(BX), Y0
 	VMOVDQU     544(BX), Y1
 	VMOVDQU     576(BX), Y2
@@ -10549,20 +9964,34 @@ next_147:
 	VPUNPCKHQDQ Y11, Y9, Y7
 	VPERM2I128  $0x20, Y4, Y0, Y12
 	CMPQ        1512(SP), $0x00
-	JA          xor_148
-	JB          next_149
+	JA          xor_146
+	JB          next_147
 	MOVQ        1488(SP), CX
 	VPXOR       32(CX), Y12, Y12
 	VMOVDQU     Y12, 32(CX)
-	JMP         next_149
+	JMP         next_147
 
-xor_148:
+xor_146:
 	VPXOR   32(SI), Y12, Y12
 	VMOVDQU Y12, 32(DI)
 
-next_149:
+next_147:
 	VPERM2I128 $0x31, Y4, Y0, Y12
 	CMPQ       1512(SP), $0x04
+	JA         xor_148
+	JB         next_149
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_149
+
+xor_148:
+	VPXOR   288(SI), Y12, Y12
+	VMOVDQU Y12, 288(DI)
+
+next_149:
+	VPERM2I128 $0x20, Y5, Y1, Y12
+	CMPQ       1512(SP), $0x01
 	JA         xor_150
 	JB         next_151
 	MOVQ       1488(SP), CX
@@ -10571,12 +10000,12 @@ next_149:
 	JMP        next_151
 
 xor_150:
-	VPXOR   288(SI), Y12, Y12
-	VMOVDQU Y12, 288(DI)
+	VPXOR   96(SI), Y12, Y12
+	VMOVDQU Y12, 96(DI)
 
 next_151:
-	VPERM2I128 $0x20, Y5, Y1, Y12
-	CMPQ       1512(SP), $0x01
+	VPERM2I128 $0x31, Y5, Y1, Y12
+	CMPQ       1512(SP), $0x05
 	JA         xor_152
 	JB         next_153
 	MOVQ       1488(SP), CX
@@ -10585,12 +10014,12 @@ next_151:
 	JMP        next_153
 
 xor_152:
-	VPXOR   96(SI), Y12, Y12
-	VMOVDQU Y12, 96(DI)
+	VPXOR   352(SI), Y12, Y12
+	VMOVDQU Y12, 352(DI)
 
 next_153:
-	VPERM2I128 $0x31, Y5, Y1, Y12
-	CMPQ       1512(SP), $0x05
+	VPERM2I128 $0x20, Y6, Y2, Y12
+	CMPQ       1512(SP), $0x02
 	JA         xor_154
 	JB         next_155
 	MOVQ       1488(SP), CX
@@ -10599,12 +10028,12 @@ next_153:
 	JMP        next_155
 
 xor_154:
-	VPXOR   352(SI), Y12, Y12
-	VMOVDQU Y12, 352(DI)
+	VPXOR   160(SI), Y12, Y12
+	VMOVDQU Y12, 160(DI)
 
 next_155:
-	VPERM2I128 $0x20, Y6, Y2, Y12
-	CMPQ       1512(SP), $0x02
+	VPERM2I128 $0x31, Y6, Y2, Y12
+	CMPQ       1512(SP), $0x06
 	JA         xor_156
 	JB         next_157
 	MOVQ       1488(SP), CX
@@ -10613,12 +10042,12 @@ next_155:
 	JMP        next_157
 
 xor_156:
-	VPXOR   160(SI), Y12, Y12
-	VMOVDQU Y12, 160(DI)
+	VPXOR   416(SI), Y12, Y12
+	VMOVDQU Y12, 416(DI)
 
 next_157:
-	VPERM2I128 $0x31, Y6, Y2, Y12
-	CMPQ       1512(SP), $0x06
+	VPERM2I128 $0x20, Y7, Y3, Y12
+	CMPQ       1512(SP), $0x03
 	JA         xor_158
 	JB         next_159
 	MOVQ       1488(SP), CX
@@ -10627,12 +10056,12 @@ next_157:
 	JMP        next_159
 
 xor_158:
-	VPXOR   416(SI), Y12, Y12
-	VMOVDQU Y12, 416(DI)
+	VPXOR   224(SI), Y12, Y12
+	VMOVDQU Y12, 224(DI)
 
 next_159:
-	VPERM2I128 $0x20, Y7, Y3, Y12
-	CMPQ       1512(SP), $0x03
+	VPERM2I128 $0x31, Y7, Y3, Y12
+	CMPQ       1512(SP), $0x07
 	JA         xor_160
 	JB         next_161
 	MOVQ       1488(SP), CX
@@ -10641,24 +10070,10 @@ next_159:
 	JMP        next_161
 
 xor_160:
-	VPXOR   224(SI), Y12, Y12
-	VMOVDQU Y12, 224(DI)
-
-next_161:
-	VPERM2I128 $0x31, Y7, Y3, Y12
-	CMPQ       1512(SP), $0x07
-	JA         xor_162
-	JB         next_163
-	MOVQ       1488(SP), CX
-	VPXOR      32(CX), Y12, Y12
-	VMOVDQU    Y12, 32(CX)
-	JMP        next_163
-
-xor_162:
 	VPXOR   480(SI), Y12, Y12
 	VMOVDQU Y12, 480(DI)
 
-next_163:
+next_161:
 mo_loop_stored:
 	MOVQ 1320(SP), SI
 	MOVQ 1328(SP), DI
@@ -11301,10 +10716,10 @@ mo_row_rounds:
 	SHLQ    $0x04, CX
 	VMOVDQU 64(AX), X12
 	VMOVDQU X12, -16(AX)(CX*1)
+	CMPQ    1568(SP), $0x00
+	JL      mo_row_t1
 	MOVQ    1464(SP), CX
 	ADDQ    1480(SP), CX
-	CMPQ    CX, $0x10
-	JB      mo_row_t1
 
 	// Open: chain A over the first K-16 blocks (unless the last batch took
 	// them: tX = 0); the last 16 are chain Z.
@@ -11502,91 +10917,91 @@ mo_row_t_done:
 	VPERM2I128 $0x20, Y1, Y0, Y13
 	VPERM2I128 $0x20, Y3, Y2, Y14
 	CMPQ       1512(SP), $0x00
-	JA         rxor_164
-	JE         rfin_165
-	JMP        rnext_166
+	JA         rxor_162
+	JE         rfin_163
+	JMP        rnext_164
 
-rfin_165:
+rfin_163:
 	MOVQ    1488(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_166
+	JMP     rnext_164
 
-rxor_164:
+rxor_162:
 	VPXOR   (SI), Y13, Y13
 	VPXOR   32(SI), Y14, Y14
 	VMOVDQU Y13, (DI)
 	VMOVDQU Y14, 32(DI)
 
-rnext_166:
+rnext_164:
 	VPERM2I128 $0x31, Y1, Y0, Y13
 	VPERM2I128 $0x31, Y3, Y2, Y14
 	CMPQ       1512(SP), $0x01
-	JA         rxor_167
-	JE         rfin_168
-	JMP        rnext_169
+	JA         rxor_165
+	JE         rfin_166
+	JMP        rnext_167
 
-rfin_168:
+rfin_166:
 	MOVQ    1488(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_169
+	JMP     rnext_167
 
-rxor_167:
+rxor_165:
 	VPXOR   64(SI), Y13, Y13
 	VPXOR   96(SI), Y14, Y14
 	VMOVDQU Y13, 64(DI)
 	VMOVDQU Y14, 96(DI)
 
-rnext_169:
+rnext_167:
 	VPERM2I128 $0x20, Y5, Y4, Y13
 	VPERM2I128 $0x20, Y7, Y6, Y14
 	CMPQ       1512(SP), $0x02
-	JA         rxor_170
-	JE         rfin_171
-	JMP        rnext_172
+	JA         rxor_168
+	JE         rfin_169
+	JMP        rnext_170
 
-rfin_171:
+rfin_169:
 	MOVQ    1488(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_172
+	JMP     rnext_170
 
-rxor_170:
+rxor_168:
 	VPXOR   128(SI), Y13, Y13
 	VPXOR   160(SI), Y14, Y14
 	VMOVDQU Y13, 128(DI)
 	VMOVDQU Y14, 160(DI)
 
-rnext_172:
+rnext_170:
 	VPERM2I128 $0x31, Y5, Y4, Y13
 	VPERM2I128 $0x31, Y7, Y6, Y14
 	CMPQ       1512(SP), $0x03
-	JA         rxor_173
-	JE         rfin_174
-	JMP        rnext_175
+	JA         rxor_171
+	JE         rfin_172
+	JMP        rnext_173
 
-rfin_174:
+rfin_172:
 	MOVQ    1488(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_175
+	JMP     rnext_173
 
-rxor_173:
+rxor_171:
 	VPXOR   192(SI), Y13, Y13
 	VPXOR   224(SI), Y14, Y14
 	VMOVDQU Y13, 192(DI)
 	VMOVDQU Y14, 224(DI)
 
-rnext_175:
+rnext_173:
 	MOVQ 1312(SP), AX
 	ADDL $0x08, 32(AX)
 	JMP  mo_done
@@ -12589,7 +12004,7 @@ mo_b1r_macd:
 	VPXOR   -32(SI), Y13, Y13
 	VMOVDQU Y13, -32(DI)
 	CMPQ    1568(SP), $0x00
-	JL      nopow_176
+	JL      nopow_174
 	MOVQ    R8, 1408(SP)
 	MOVQ    R9, 1416(SP)
 	MOVQ    R10, 1424(SP)
@@ -12881,7 +12296,7 @@ mo_b1r_macd:
 	MOVQ    1416(SP), R9
 	MOVQ    1424(SP), R10
 
-nopow_176:
+nopow_174:
 	MOVQ 1488(SP), AX
 
 	// The lengths right after the partial block's MAC blocks.
@@ -12889,10 +12304,10 @@ nopow_176:
 	SHLQ    $0x04, CX
 	VMOVDQU 64(AX), X12
 	VMOVDQU X12, -16(AX)(CX*1)
+	CMPQ    1568(SP), $0x00
+	JL      mo_b1r_t1
 	MOVQ    1464(SP), CX
 	ADDQ    1480(SP), CX
-	CMPQ    CX, $0x10
-	JB      mo_b1r_t1
 
 	// Open: chain A over the first K-16 blocks (unless the last batch took
 	// them: tX = 0); the last 16 are chain Z.
@@ -13090,91 +12505,91 @@ mo_b1r_t_done:
 	VPERM2I128 $0x20, Y1, Y0, Y13
 	VPERM2I128 $0x20, Y3, Y2, Y14
 	CMPQ       1512(SP), $0x00
-	JA         rxor_177
-	JE         rfin_178
-	JMP        rnext_179
+	JA         rxor_175
+	JE         rfin_176
+	JMP        rnext_177
 
-rfin_178:
+rfin_176:
 	MOVQ    1488(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_179
+	JMP     rnext_177
 
-rxor_177:
+rxor_175:
 	VPXOR   (SI), Y13, Y13
 	VPXOR   32(SI), Y14, Y14
 	VMOVDQU Y13, (DI)
 	VMOVDQU Y14, 32(DI)
 
-rnext_179:
+rnext_177:
 	VPERM2I128 $0x31, Y1, Y0, Y13
 	VPERM2I128 $0x31, Y3, Y2, Y14
 	CMPQ       1512(SP), $0x01
-	JA         rxor_180
-	JE         rfin_181
-	JMP        rnext_182
+	JA         rxor_178
+	JE         rfin_179
+	JMP        rnext_180
 
-rfin_181:
+rfin_179:
 	MOVQ    1488(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_182
+	JMP     rnext_180
 
-rxor_180:
+rxor_178:
 	VPXOR   64(SI), Y13, Y13
 	VPXOR   96(SI), Y14, Y14
 	VMOVDQU Y13, 64(DI)
 	VMOVDQU Y14, 96(DI)
 
-rnext_182:
+rnext_180:
 	VPERM2I128 $0x20, Y5, Y4, Y13
 	VPERM2I128 $0x20, Y7, Y6, Y14
 	CMPQ       1512(SP), $0x02
-	JA         rxor_183
-	JE         rfin_184
-	JMP        rnext_185
+	JA         rxor_181
+	JE         rfin_182
+	JMP        rnext_183
 
-rfin_184:
+rfin_182:
 	MOVQ    1488(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_185
+	JMP     rnext_183
 
-rxor_183:
+rxor_181:
 	VPXOR   128(SI), Y13, Y13
 	VPXOR   160(SI), Y14, Y14
 	VMOVDQU Y13, 128(DI)
 	VMOVDQU Y14, 160(DI)
 
-rnext_185:
+rnext_183:
 	VPERM2I128 $0x31, Y5, Y4, Y13
 	VPERM2I128 $0x31, Y7, Y6, Y14
 	CMPQ       1512(SP), $0x03
-	JA         rxor_186
-	JE         rfin_187
-	JMP        rnext_188
+	JA         rxor_184
+	JE         rfin_185
+	JMP        rnext_186
 
-rfin_187:
+rfin_185:
 	MOVQ    1488(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_188
+	JMP     rnext_186
 
-rxor_186:
+rxor_184:
 	VPXOR   192(SI), Y13, Y13
 	VPXOR   224(SI), Y14, Y14
 	VMOVDQU Y13, 192(DI)
 	VMOVDQU Y14, 224(DI)
 
-rnext_188:
+rnext_186:
 	MOVQ 1312(SP), AX
 	ADDL $0x08, 32(AX)
 	JMP  mo_done
@@ -13816,10 +13231,10 @@ mo_row3_rounds:
 	SHLQ    $0x04, CX
 	VMOVDQU 64(AX), X12
 	VMOVDQU X12, -16(AX)(CX*1)
+	CMPQ    1568(SP), $0x00
+	JL      mo_row3_t1
 	MOVQ    1464(SP), CX
 	ADDQ    1480(SP), CX
-	CMPQ    CX, $0x10
-	JB      mo_row3_t1
 
 	// Open: chain A over the first K-16 blocks (unless the last batch took
 	// them: tX = 0); the last 16 are chain Z.
@@ -14017,135 +13432,135 @@ mo_row3_t_done:
 	VPERM2I128 $0x20, Y1, Y0, Y13
 	VPERM2I128 $0x20, Y3, Y2, Y14
 	CMPQ       1512(SP), $0x00
-	JA         rxor_189
-	JE         rfin_190
-	JMP        rnext_191
+	JA         rxor_187
+	JE         rfin_188
+	JMP        rnext_189
 
-rfin_190:
+rfin_188:
 	MOVQ    1488(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_191
+	JMP     rnext_189
 
-rxor_189:
+rxor_187:
 	VPXOR   (SI), Y13, Y13
 	VPXOR   32(SI), Y14, Y14
 	VMOVDQU Y13, (DI)
 	VMOVDQU Y14, 32(DI)
 
-rnext_191:
+rnext_189:
 	VPERM2I128 $0x31, Y1, Y0, Y13
 	VPERM2I128 $0x31, Y3, Y2, Y14
 	CMPQ       1512(SP), $0x01
-	JA         rxor_192
-	JE         rfin_193
-	JMP        rnext_194
+	JA         rxor_190
+	JE         rfin_191
+	JMP        rnext_192
 
-rfin_193:
+rfin_191:
 	MOVQ    1488(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_194
+	JMP     rnext_192
 
-rxor_192:
+rxor_190:
 	VPXOR   64(SI), Y13, Y13
 	VPXOR   96(SI), Y14, Y14
 	VMOVDQU Y13, 64(DI)
 	VMOVDQU Y14, 96(DI)
 
-rnext_194:
+rnext_192:
 	VPERM2I128 $0x20, Y5, Y4, Y13
 	VPERM2I128 $0x20, Y7, Y6, Y14
 	CMPQ       1512(SP), $0x02
-	JA         rxor_195
-	JE         rfin_196
-	JMP        rnext_197
+	JA         rxor_193
+	JE         rfin_194
+	JMP        rnext_195
 
-rfin_196:
+rfin_194:
 	MOVQ    1488(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_197
+	JMP     rnext_195
 
-rxor_195:
+rxor_193:
 	VPXOR   128(SI), Y13, Y13
 	VPXOR   160(SI), Y14, Y14
 	VMOVDQU Y13, 128(DI)
 	VMOVDQU Y14, 160(DI)
 
-rnext_197:
+rnext_195:
 	VPERM2I128 $0x31, Y5, Y4, Y13
 	VPERM2I128 $0x31, Y7, Y6, Y14
 	CMPQ       1512(SP), $0x03
-	JA         rxor_198
-	JE         rfin_199
-	JMP        rnext_200
+	JA         rxor_196
+	JE         rfin_197
+	JMP        rnext_198
 
-rfin_199:
+rfin_197:
 	MOVQ    1488(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_200
+	JMP     rnext_198
 
-rxor_198:
+rxor_196:
 	VPXOR   192(SI), Y13, Y13
 	VPXOR   224(SI), Y14, Y14
 	VMOVDQU Y13, 192(DI)
 	VMOVDQU Y14, 224(DI)
 
-rnext_200:
+rnext_198:
 	VPERM2I128 $0x20, Y9, Y8, Y13
 	VPERM2I128 $0x20, Y11, Y10, Y14
 	CMPQ       1512(SP), $0x04
-	JA         rxor_201
-	JE         rfin_202
-	JMP        rnext_203
+	JA         rxor_199
+	JE         rfin_200
+	JMP        rnext_201
 
-rfin_202:
+rfin_200:
 	MOVQ    1488(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_203
+	JMP     rnext_201
 
-rxor_201:
+rxor_199:
 	VPXOR   256(SI), Y13, Y13
 	VPXOR   288(SI), Y14, Y14
 	VMOVDQU Y13, 256(DI)
 	VMOVDQU Y14, 288(DI)
 
-rnext_203:
+rnext_201:
 	VPERM2I128 $0x31, Y9, Y8, Y13
 	VPERM2I128 $0x31, Y11, Y10, Y14
 	CMPQ       1512(SP), $0x05
-	JA         rxor_204
-	JE         rfin_205
-	JMP        rnext_206
+	JA         rxor_202
+	JE         rfin_203
+	JMP        rnext_204
 
-rfin_205:
+rfin_203:
 	MOVQ    1488(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_206
+	JMP     rnext_204
 
-rxor_204:
+rxor_202:
 	VPXOR   320(SI), Y13, Y13
 	VPXOR   352(SI), Y14, Y14
 	VMOVDQU Y13, 320(DI)
 	VMOVDQU Y14, 352(DI)
 
-rnext_206:
+rnext_204:
 	MOVQ 1312(SP), AX
 	ADDL $0x08, 32(AX)
 	JMP  mo_done
