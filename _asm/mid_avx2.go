@@ -34,10 +34,10 @@ import (
 //     xorMACAVX2 (stitched_avx2.go), the join merged into the stores.
 //   - a last batch of at most 4 blocks (at most 256 message bytes left)
 //     takes xorBlocksAVX2's row layout (two sets of two blocks, one per
-//     128-bit lane), whose rounds are shorter; the MAC work merged into
-//     them (the previous batch's) then sets the batch's length. An Open's
-//     last batch after batch 1 does so up to 6 blocks (384 bytes), in
-//     three sets.
+//     128-bit lane; a Seal's one set for at most two blocks), whose
+//     rounds are shorter; the MAC work merged into them (the previous
+//     batch's) then sets the batch's length. An Open's last batch after
+//     batch 1 does so up to 6 blocks (384 bytes), in three sets.
 //   - the tail, after the last batch: K MAC blocks, those of the last
 //     batch's whole 64-byte blocks, then in fin those of the partial block
 //     (the caller copies its plaintext or ciphertext in and the result out:
@@ -365,8 +365,10 @@ func genMidAVX2Kernel(open bool) {
 
 	// The last batch when it has at most 4 blocks (t <= 256 bytes), or an
 	// Open's after batch 1 of at most 6 (t <= rowMaxT), in xorBlocksAVX2's
-	// row layout: two or three sets of four rows (rows3), two blocks per
-	// set (one per 128-bit lane). Its rounds are shorter
+	// row layout: one to three sets of four rows (nsets; a Seal's takes one
+	// for at most two blocks, t <= 128), two blocks per set (one per
+	// 128-bit lane).
+	// Its rounds are shorter
 	// than the 8-block batch's (bench/README.md, "Engine per path and block
 	// count"; three sets 128 ns against the 8-block batch's 155 on AMD Zen
 	// 4), so the MAC work merged into them (the previous batch's, as in the
@@ -374,19 +376,17 @@ func genMidAVX2Kernel(open bool) {
 	// Y8-Y12 (the second set's counter row in Y12); three sets use Y0-Y11
 	// and Y12-Y14 as temporaries, so their input rows live in rowIn (in
 	// the wiped vector frame).
-	rows3 := false
+	nsets := 2
+	rows3 := func() bool { return nsets == 3 }
 	sets := func() []quad {
-		if rows3 {
-			return []quad{{Y0, Y1, Y2, Y3}, {Y4, Y5, Y6, Y7}, {Y8, Y9, Y10, Y11}}
-		}
-		return []quad{{Y0, Y1, Y2, Y3}, {Y4, Y5, Y6, Y7}}
+		return []quad{{Y0, Y1, Y2, Y3}, {Y4, Y5, Y6, Y7}, {Y8, Y9, Y10, Y11}}[:nsets]
 	}
 	in := [5]VecPhysical{Y8, Y9, Y10, Y11, Y12}
 	inRow := func(i, j int) Op {
 		switch {
-		case rows3 && j == 3:
+		case rows3() && j == 3:
 			return rowIn.Offset(32 * (3 + i))
-		case rows3:
+		case rows3():
 			return rowIn.Offset(32 * j)
 		case j == 3 && i == 1:
 			return in[4]
@@ -395,7 +395,7 @@ func genMidAVX2Kernel(open bool) {
 	}
 	rowSetup := func() {
 		MOVQ(f.state, rState)
-		if rows3 {
+		if rows3() {
 			Comment("Three sets: the input rows to rowIn (constants, key, the three counter rows).")
 			for j, m := range []Mem{sigma, mem(rState, offKey), mem(rState, offKey+16)} {
 				VBROADCASTI128(m, Y12)
@@ -430,7 +430,7 @@ func genMidAVX2Kernel(open bool) {
 	}
 	rowDR2 := func() []func() {
 		rtmp := []VecPhysical{Y13, Y14}
-		if rows3 {
+		if rows3() {
 			rtmp = []VecPhysical{Y12, Y13, Y14}
 		}
 		sets := sets()
@@ -519,24 +519,28 @@ func genMidAVX2Kernel(open bool) {
 	}
 	var b1Row func(name string)
 	// rowBatch emits the row-layout last batches after the loop: label
-	// row, and for an Open row3 (three sets), and batch 1's (b1Row, two
-	// sets). Three sets measured faster only there (bench/README.md, "AVX2
-	// Open's last batch in three row sets"): a Seal's last batch, and batch
-	// 1's, whose single MAC chain sets its length, were no faster.
+	// row (two sets), and batch 1's (b1Row: b1r); for a Seal also row1 and
+	// b1r1 (one set, for at most two blocks), for an Open row3 (three
+	// sets). Each measured faster only there (bench/README.md, "AVX2 Open's
+	// last batch in three row sets", "One row set for a last batch of one
+	// or two blocks"): a Seal's last batch in three sets, and batch 1's,
+	// whose single MAC chain sets its length, were no faster, and an Open's
+	// in one set was 2-4% faster at some lengths and 1.6% slower at others.
 	rowBatch := func() {
-		for _, r3 := range []bool{false, true} {
-			if r3 && !open {
-				break
-			}
-			rows3 = r3
-			name := "row"
-			if r3 {
-				name = "row3"
-			}
+		counts := []int{2, 1}
+		if open {
+			counts = []int{2, 3}
+		}
+		for _, n := range counts {
+			nsets = n
+			name := map[int]string{1: "row1", 2: "row", 3: "row3"}[n]
 			Label(lbl(name))
-			if open && !r3 {
+			if n == 2 && open {
 				CMPQ(tT, U32(256))
 				JA(LabelRef(lbl("row3")))
+			} else if n == 2 {
+				CMPQ(tT, U32(128))
+				JBE(LabelRef(lbl("row1")))
 			}
 			Comment("The loop's last batch in the row layout; the previous batch's MAC as",
 				"two chains of 16.")
@@ -553,11 +557,11 @@ func genMidAVX2Kernel(open bool) {
 			run(chainsAB([]int{0}))
 			join := mulGeneralOps(avx2ChainA, avx2JoinP, R15, RAX, f.pow)
 			rowEnd(name, 0, func() { run(join) })
-			if !r3 {
-				b1Row("b1r")
+			if n < 3 {
+				b1Row(map[int]string{1: "b1r1", 2: "b1r"}[n])
 			}
 		}
-		rows3 = false
+		nsets = 2
 	}
 
 	// clamp clamps r (R8, R9: its two 64-bit halves) and stores r, s1 and
@@ -726,6 +730,10 @@ func genMidAVX2Kernel(open bool) {
 	store("b1", pow, []func(){lastPow})
 	b1Row = func(name string) {
 		Label(lbl(name))
+		if nsets == 2 && !open {
+			CMPQ(tT, U32(128))
+			JBE(LabelRef(lbl("b1r1")))
+		}
 		Comment("Batch 1 as the last batch in the row layout; batch 0's MAC as one chain",
 			"(and, for Open, chain Z).")
 		rowSetup()

@@ -3415,6 +3415,9 @@ ms_t_done:
 	RET
 
 ms_row:
+	CMPQ 1016(SP), $0x00000080
+	JBE  ms_row1
+
 	// The loop's last batch in the row layout; the previous batch's MAC as
 	// two chains of 16.
 	MOVQ           800(SP), AX
@@ -3993,6 +3996,9 @@ rnext_76:
 	JMP   ms_tail
 
 ms_b1r:
+	CMPQ 1016(SP), $0x00000080
+	JBE  ms_b1r1
+
 	// Batch 1 as the last batch in the row layout; batch 0's MAC as one chain
 	// (and, for Open, chain Z).
 	MOVQ           800(SP), AX
@@ -4503,6 +4509,844 @@ rxor_86:
 	VMOVDQU Y14, 224(DI)
 
 rnext_88:
+	MOVQ $-1, 1056(SP)
+	MOVQ 800(SP), AX
+	ADDL $0x08, 32(AX)
+	JMP  ms_tail
+
+ms_row1:
+	// The loop's last batch in the row layout; the previous batch's MAC as
+	// two chains of 16.
+	MOVQ           800(SP), AX
+	VBROADCASTI128 sigma<>+0(SB), Y8
+	VBROADCASTI128 (AX), Y9
+	VBROADCASTI128 16(AX), Y10
+	VBROADCASTI128 32(AX), Y11
+	VPADDD         rowLanes<>+0(SB), Y11, Y11
+	VPADDD         rowStep2<>+0(SB), Y11, Y12
+	VMOVDQA        Y8, Y0
+	VMOVDQA        Y9, Y1
+	VMOVDQA        Y10, Y2
+	VMOVDQA        Y11, Y3
+	XORL           R11, R11
+	XORL           R12, R12
+	XORL           R13, R13
+	MOVQ           824(SP), R15
+	MOVQ           $0x00000005, SI
+
+ms_row1_rounds:
+	VPADDD  Y1, Y0, Y0
+	ADDQ    (R15), R8
+	ADCQ    8(R15), R9
+	ADCQ    $0x01, R10
+	VPXOR   Y0, Y3, Y3
+	MOVQ    R8, DX
+	MULXQ   840(SP), AX, CX
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	MULXQ   848(SP), R8, R14
+	MOVQ    R9, DX
+	VPADDD  Y3, Y2, Y2
+	MULXQ   864(SP), DI, R9
+	ADDQ    DI, AX
+	ADCQ    R9, CX
+	VPXOR   Y2, Y1, Y1
+	MULXQ   840(SP), DI, R9
+	ADDQ    DI, R8
+	VPSLLD  $0x0c, Y1, Y13
+	ADCQ    R9, R14
+	MOVQ    R10, DI
+	VPSRLD  $0x14, Y1, Y1
+	IMULQ   864(SP), DI
+	IMULQ   840(SP), R10
+	ADDQ    DI, R8
+	VPXOR   Y13, Y1, Y1
+	ADCQ    $0x00, R14
+	ADDQ    CX, R8
+	VPADDD  Y1, Y0, Y0
+	ADCQ    R10, R14
+	MOVQ    R8, R9
+	VPXOR   Y0, Y3, Y3
+	MOVQ    AX, R8
+	MOVQ    R14, R10
+	SHRQ    $0x02, R14
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	ANDQ    $0x03, R10
+	LEAQ    (R14)(R14*4), R14
+	VPADDD  Y3, Y2, Y2
+	ADDQ    R14, R8
+	ADCQ    $0x00, R9
+	VPXOR   Y2, Y1, Y1
+	ADCQ    $0x00, R10
+	ADDQ    256(R15), R11
+	VPSLLD  $0x07, Y1, Y13
+	ADCQ    264(R15), R12
+	ADCQ    $0x01, R13
+	MOVQ    R11, DX
+	VPSRLD  $0x19, Y1, Y1
+	MULXQ   840(SP), AX, CX
+	MULXQ   848(SP), R11, R14
+	VPXOR   Y13, Y1, Y1
+	MOVQ    R12, DX
+	MULXQ   864(SP), DI, R12
+	VPSHUFD $0x93, Y0, Y0
+	ADDQ    DI, AX
+	ADCQ    R12, CX
+	MULXQ   840(SP), DI, R12
+	VPSHUFD $0x39, Y2, Y2
+	ADDQ    DI, R11
+	ADCQ    R12, R14
+	VPSHUFD $0x4e, Y3, Y3
+	MOVQ    R13, DI
+	IMULQ   864(SP), DI
+	VPADDD  Y1, Y0, Y0
+	IMULQ   840(SP), R13
+	ADDQ    DI, R11
+	ADCQ    $0x00, R14
+	VPXOR   Y0, Y3, Y3
+	ADDQ    CX, R11
+	ADCQ    R13, R14
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	MOVQ    R11, R12
+	MOVQ    AX, R11
+	VPADDD  Y3, Y2, Y2
+	MOVQ    R14, R13
+	SHRQ    $0x02, R14
+	VPXOR   Y2, Y1, Y1
+	ANDQ    $0x03, R13
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R11
+	VPSLLD  $0x0c, Y1, Y13
+	ADCQ    $0x00, R12
+	ADCQ    $0x00, R13
+	VPSRLD  $0x14, Y1, Y1
+	ADDQ    16(R15), R8
+	ADCQ    24(R15), R9
+	VPXOR   Y13, Y1, Y1
+	ADCQ    $0x01, R10
+	MOVQ    R8, DX
+	MULXQ   840(SP), AX, CX
+	VPADDD  Y1, Y0, Y0
+	MULXQ   848(SP), R8, R14
+	MOVQ    R9, DX
+	VPXOR   Y0, Y3, Y3
+	MULXQ   864(SP), DI, R9
+	ADDQ    DI, AX
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	ADCQ    R9, CX
+	MULXQ   840(SP), DI, R9
+	ADDQ    DI, R8
+	VPADDD  Y3, Y2, Y2
+	ADCQ    R9, R14
+	MOVQ    R10, DI
+	VPXOR   Y2, Y1, Y1
+	IMULQ   864(SP), DI
+	IMULQ   840(SP), R10
+	VPSLLD  $0x07, Y1, Y13
+	ADDQ    DI, R8
+	ADCQ    $0x00, R14
+	VPSRLD  $0x19, Y1, Y1
+	ADDQ    CX, R8
+	ADCQ    R10, R14
+	MOVQ    R8, R9
+	VPXOR   Y13, Y1, Y1
+	MOVQ    AX, R8
+	MOVQ    R14, R10
+	VPSHUFD $0x39, Y0, Y0
+	SHRQ    $0x02, R14
+	ANDQ    $0x03, R10
+	VPSHUFD $0x93, Y2, Y2
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R8
+	ADCQ    $0x00, R9
+	VPSHUFD $0x4e, Y3, Y3
+	ADCQ    $0x00, R10
+	ADDQ    272(R15), R11
+	VPADDD  Y1, Y0, Y0
+	ADCQ    280(R15), R12
+	ADCQ    $0x01, R13
+	VPXOR   Y0, Y3, Y3
+	MOVQ    R11, DX
+	MULXQ   840(SP), AX, CX
+	MULXQ   848(SP), R11, R14
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	MOVQ    R12, DX
+	MULXQ   864(SP), DI, R12
+	VPADDD  Y3, Y2, Y2
+	ADDQ    DI, AX
+	ADCQ    R12, CX
+	VPXOR   Y2, Y1, Y1
+	MULXQ   840(SP), DI, R12
+	ADDQ    DI, R11
+	ADCQ    R12, R14
+	VPSLLD  $0x0c, Y1, Y13
+	MOVQ    R13, DI
+	IMULQ   864(SP), DI
+	VPSRLD  $0x14, Y1, Y1
+	IMULQ   840(SP), R13
+	ADDQ    DI, R11
+	VPXOR   Y13, Y1, Y1
+	ADCQ    $0x00, R14
+	ADDQ    CX, R11
+	VPADDD  Y1, Y0, Y0
+	ADCQ    R13, R14
+	MOVQ    R11, R12
+	MOVQ    AX, R11
+	VPXOR   Y0, Y3, Y3
+	MOVQ    R14, R13
+	SHRQ    $0x02, R14
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	ANDQ    $0x03, R13
+	LEAQ    (R14)(R14*4), R14
+	VPADDD  Y3, Y2, Y2
+	ADDQ    R14, R11
+	ADCQ    $0x00, R12
+	ADCQ    $0x00, R13
+	VPXOR   Y2, Y1, Y1
+	ADDQ    32(R15), R8
+	ADCQ    40(R15), R9
+	VPSLLD  $0x07, Y1, Y13
+	ADCQ    $0x01, R10
+	MOVQ    R8, DX
+	VPSRLD  $0x19, Y1, Y1
+	MULXQ   840(SP), AX, CX
+	MULXQ   848(SP), R8, R14
+	MOVQ    R9, DX
+	VPXOR   Y13, Y1, Y1
+	MULXQ   864(SP), DI, R9
+	ADDQ    DI, AX
+	VPSHUFD $0x93, Y0, Y0
+	ADCQ    R9, CX
+	MULXQ   840(SP), DI, R9
+	VPSHUFD $0x39, Y2, Y2
+	ADDQ    DI, R8
+	ADCQ    R9, R14
+	VPSHUFD $0x4e, Y3, Y3
+	MOVQ    R10, DI
+	IMULQ   864(SP), DI
+	IMULQ   840(SP), R10
+	VPADDD  Y1, Y0, Y0
+	ADDQ    DI, R8
+	ADCQ    $0x00, R14
+	VPXOR   Y0, Y3, Y3
+	ADDQ    CX, R8
+	ADCQ    R10, R14
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	MOVQ    R8, R9
+	MOVQ    AX, R8
+	MOVQ    R14, R10
+	VPADDD  Y3, Y2, Y2
+	SHRQ    $0x02, R14
+	ANDQ    $0x03, R10
+	VPXOR   Y2, Y1, Y1
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R8
+	VPSLLD  $0x0c, Y1, Y13
+	ADCQ    $0x00, R9
+	ADCQ    $0x00, R10
+	ADDQ    288(R15), R11
+	VPSRLD  $0x14, Y1, Y1
+	ADCQ    296(R15), R12
+	ADCQ    $0x01, R13
+	VPXOR   Y13, Y1, Y1
+	MOVQ    R11, DX
+	MULXQ   840(SP), AX, CX
+	VPADDD  Y1, Y0, Y0
+	MULXQ   848(SP), R11, R14
+	MOVQ    R12, DX
+	VPXOR   Y0, Y3, Y3
+	MULXQ   864(SP), DI, R12
+	ADDQ    DI, AX
+	ADCQ    R12, CX
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	MULXQ   840(SP), DI, R12
+	ADDQ    DI, R11
+	VPADDD  Y3, Y2, Y2
+	ADCQ    R12, R14
+	MOVQ    R13, DI
+	VPXOR   Y2, Y1, Y1
+	IMULQ   864(SP), DI
+	IMULQ   840(SP), R13
+	ADDQ    DI, R11
+	VPSLLD  $0x07, Y1, Y13
+	ADCQ    $0x00, R14
+	ADDQ    CX, R11
+	VPSRLD  $0x19, Y1, Y1
+	ADCQ    R13, R14
+	MOVQ    R11, R12
+	VPXOR   Y13, Y1, Y1
+	MOVQ    AX, R11
+	MOVQ    R14, R13
+	SHRQ    $0x02, R14
+	VPSHUFD $0x39, Y0, Y0
+	ANDQ    $0x03, R13
+	LEAQ    (R14)(R14*4), R14
+	VPSHUFD $0x93, Y2, Y2
+	ADDQ    R14, R11
+	ADCQ    $0x00, R12
+	VPSHUFD $0x4e, Y3, Y3
+	ADCQ    $0x00, R13
+	LEAQ    48(R15), R15
+	DECQ    SI
+	JNZ     ms_row1_rounds
+	ADDQ    (R15), R8
+	ADCQ    8(R15), R9
+	ADCQ    $0x01, R10
+	MOVQ    R8, DX
+	MULXQ   840(SP), AX, CX
+	MULXQ   848(SP), R8, R14
+	MOVQ    R9, DX
+	MULXQ   864(SP), DI, R9
+	ADDQ    DI, AX
+	ADCQ    R9, CX
+	MULXQ   840(SP), DI, R9
+	ADDQ    DI, R8
+	ADCQ    R9, R14
+	MOVQ    R10, DI
+	IMULQ   864(SP), DI
+	IMULQ   840(SP), R10
+	ADDQ    DI, R8
+	ADCQ    $0x00, R14
+	ADDQ    CX, R8
+	ADCQ    R10, R14
+	MOVQ    R8, R9
+	MOVQ    AX, R8
+	MOVQ    R14, R10
+	SHRQ    $0x02, R14
+	ANDQ    $0x03, R10
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R8
+	ADCQ    $0x00, R9
+	ADCQ    $0x00, R10
+	ADDQ    256(R15), R11
+	ADCQ    264(R15), R12
+	ADCQ    $0x01, R13
+	MOVQ    R11, DX
+	MULXQ   840(SP), AX, CX
+	MULXQ   848(SP), R11, R14
+	MOVQ    R12, DX
+	MULXQ   864(SP), DI, R12
+	ADDQ    DI, AX
+	ADCQ    R12, CX
+	MULXQ   840(SP), DI, R12
+	ADDQ    DI, R11
+	ADCQ    R12, R14
+	MOVQ    R13, DI
+	IMULQ   864(SP), DI
+	IMULQ   840(SP), R13
+	ADDQ    DI, R11
+	ADCQ    $0x00, R14
+	ADDQ    CX, R11
+	ADCQ    R13, R14
+	MOVQ    R11, R12
+	MOVQ    AX, R11
+	MOVQ    R14, R13
+	SHRQ    $0x02, R14
+	ANDQ    $0x03, R13
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R11
+	ADCQ    $0x00, R12
+	ADCQ    $0x00, R13
+
+	// Add the input rows.
+	VPADDD     Y8, Y0, Y0
+	VPADDD     Y9, Y1, Y1
+	VPADDD     Y10, Y2, Y2
+	VPADDD     Y11, Y3, Y3
+	MOVQ       808(SP), SI
+	MOVQ       816(SP), DI
+	VPERM2I128 $0x20, Y1, Y0, Y13
+	VPERM2I128 $0x20, Y3, Y2, Y14
+	CMPQ       1000(SP), $0x00
+	JA         rxor_89
+	JE         rfin_90
+	JMP        rnext_91
+
+rfin_90:
+	MOVQ    976(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_91
+
+rxor_89:
+	VPXOR   (SI), Y13, Y13
+	VPXOR   32(SI), Y14, Y14
+	VMOVDQU Y13, (DI)
+	VMOVDQU Y14, 32(DI)
+
+rnext_91:
+	VPERM2I128 $0x31, Y1, Y0, Y13
+	VPERM2I128 $0x31, Y3, Y2, Y14
+	CMPQ       1000(SP), $0x01
+	JA         rxor_92
+	JE         rfin_93
+	JMP        rnext_94
+
+rfin_93:
+	MOVQ    976(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_94
+
+rxor_92:
+	VPXOR   64(SI), Y13, Y13
+	VPXOR   96(SI), Y14, Y14
+	VMOVDQU Y13, 64(DI)
+	VMOVDQU Y14, 96(DI)
+
+rnext_94:
+	XORL  CX, CX
+	XORL  R14, R14
+	MOVQ  R8, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R11
+	ADCQ  AX, R12
+	ADCQ  $0x00, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MOVQ  R9, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R12
+	ADCQ  AX, R13
+	ADCQ  $0x00, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MOVQ  R10, DX
+	MULXQ 872(SP), R15, AX
+	ADDQ  R15, R13
+	ADCQ  AX, CX
+	ADCQ  $0x00, R14
+	MULXQ 880(SP), R15, AX
+	ADDQ  R15, CX
+	ADCQ  AX, R14
+	MULXQ 888(SP), R15, AX
+	ADDQ  R15, R14
+	MOVQ  R11, R8
+	MOVQ  R12, R9
+	MOVQ  R13, R10
+	ANDQ  $0x03, R10
+	ANDQ  $-4, R13
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	SHRQ  $0x02, CX, R13
+	SHRQ  $0x02, R14, CX
+	SHRQ  $0x02, R14
+	ADDQ  R13, R8
+	ADCQ  CX, R9
+	ADCQ  R14, R10
+	MOVQ  R10, R15
+	SHRQ  $0x02, R15
+	ANDQ  $0x03, R10
+	LEAQ  (R15)(R15*4), AX
+	ADDQ  AX, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	MOVQ  800(SP), AX
+	ADDL  $0x08, 32(AX)
+	JMP   ms_tail
+
+ms_b1r1:
+	// Batch 1 as the last batch in the row layout; batch 0's MAC as one chain
+	// (and, for Open, chain Z).
+	MOVQ           800(SP), AX
+	VBROADCASTI128 sigma<>+0(SB), Y8
+	VBROADCASTI128 (AX), Y9
+	VBROADCASTI128 16(AX), Y10
+	VBROADCASTI128 32(AX), Y11
+	VPADDD         rowLanes<>+0(SB), Y11, Y11
+	VPADDD         rowStep2<>+0(SB), Y11, Y12
+	VMOVDQA        Y8, Y0
+	VMOVDQA        Y9, Y1
+	VMOVDQA        Y10, Y2
+	VMOVDQA        Y11, Y3
+	MOVQ           824(SP), R15
+	MOVQ           $0x00000005, SI
+
+ms_b1r1_rounds:
+	VPADDD  Y1, Y0, Y0
+	ADDQ    (R15), R8
+	ADCQ    8(R15), R9
+	VPXOR   Y0, Y3, Y3
+	ADCQ    $0x01, R10
+	MOVQ    R8, DX
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	MULXQ   840(SP), AX, CX
+	MULXQ   848(SP), R8, R14
+	VPADDD  Y3, Y2, Y2
+	MOVQ    R9, DX
+	MULXQ   864(SP), DI, R9
+	VPXOR   Y2, Y1, Y1
+	ADDQ    DI, AX
+	ADCQ    R9, CX
+	VPSLLD  $0x0c, Y1, Y13
+	MULXQ   840(SP), DI, R9
+	ADDQ    DI, R8
+	VPSRLD  $0x14, Y1, Y1
+	ADCQ    R9, R14
+	MOVQ    R10, DI
+	VPXOR   Y13, Y1, Y1
+	IMULQ   864(SP), DI
+	IMULQ   840(SP), R10
+	VPADDD  Y1, Y0, Y0
+	ADDQ    DI, R8
+	ADCQ    $0x00, R14
+	VPXOR   Y0, Y3, Y3
+	ADDQ    CX, R8
+	ADCQ    R10, R14
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	MOVQ    R8, R9
+	MOVQ    AX, R8
+	VPADDD  Y3, Y2, Y2
+	MOVQ    R14, R10
+	SHRQ    $0x02, R14
+	VPXOR   Y2, Y1, Y1
+	ANDQ    $0x03, R10
+	VPSLLD  $0x07, Y1, Y13
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R8
+	VPSRLD  $0x19, Y1, Y1
+	ADCQ    $0x00, R9
+	ADCQ    $0x00, R10
+	VPXOR   Y13, Y1, Y1
+	ADDQ    16(R15), R8
+	ADCQ    24(R15), R9
+	VPSHUFD $0x93, Y0, Y0
+	ADCQ    $0x01, R10
+	MOVQ    R8, DX
+	VPSHUFD $0x39, Y2, Y2
+	MULXQ   840(SP), AX, CX
+	MULXQ   848(SP), R8, R14
+	VPSHUFD $0x4e, Y3, Y3
+	MOVQ    R9, DX
+	MULXQ   864(SP), DI, R9
+	VPADDD  Y1, Y0, Y0
+	ADDQ    DI, AX
+	ADCQ    R9, CX
+	VPXOR   Y0, Y3, Y3
+	MULXQ   840(SP), DI, R9
+	ADDQ    DI, R8
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	ADCQ    R9, R14
+	MOVQ    R10, DI
+	VPADDD  Y3, Y2, Y2
+	IMULQ   864(SP), DI
+	IMULQ   840(SP), R10
+	VPXOR   Y2, Y1, Y1
+	ADDQ    DI, R8
+	ADCQ    $0x00, R14
+	VPSLLD  $0x0c, Y1, Y13
+	ADDQ    CX, R8
+	ADCQ    R10, R14
+	VPSRLD  $0x14, Y1, Y1
+	MOVQ    R8, R9
+	VPXOR   Y13, Y1, Y1
+	MOVQ    AX, R8
+	MOVQ    R14, R10
+	VPADDD  Y1, Y0, Y0
+	SHRQ    $0x02, R14
+	ANDQ    $0x03, R10
+	VPXOR   Y0, Y3, Y3
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R8
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	ADCQ    $0x00, R9
+	ADCQ    $0x00, R10
+	VPADDD  Y3, Y2, Y2
+	ADDQ    32(R15), R8
+	ADCQ    40(R15), R9
+	VPXOR   Y2, Y1, Y1
+	ADCQ    $0x01, R10
+	MOVQ    R8, DX
+	VPSLLD  $0x07, Y1, Y13
+	MULXQ   840(SP), AX, CX
+	MULXQ   848(SP), R8, R14
+	VPSRLD  $0x19, Y1, Y1
+	MOVQ    R9, DX
+	MULXQ   864(SP), DI, R9
+	VPXOR   Y13, Y1, Y1
+	ADDQ    DI, AX
+	ADCQ    R9, CX
+	VPSHUFD $0x39, Y0, Y0
+	MULXQ   840(SP), DI, R9
+	ADDQ    DI, R8
+	VPSHUFD $0x93, Y2, Y2
+	ADCQ    R9, R14
+	MOVQ    R10, DI
+	VPSHUFD $0x4e, Y3, Y3
+	IMULQ   864(SP), DI
+	VPADDD  Y1, Y0, Y0
+	IMULQ   840(SP), R10
+	ADDQ    DI, R8
+	VPXOR   Y0, Y3, Y3
+	ADCQ    $0x00, R14
+	ADDQ    CX, R8
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	ADCQ    R10, R14
+	MOVQ    R8, R9
+	VPADDD  Y3, Y2, Y2
+	MOVQ    AX, R8
+	MOVQ    R14, R10
+	VPXOR   Y2, Y1, Y1
+	SHRQ    $0x02, R14
+	ANDQ    $0x03, R10
+	VPSLLD  $0x0c, Y1, Y13
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R8
+	VPSRLD  $0x14, Y1, Y1
+	ADCQ    $0x00, R9
+	ADCQ    $0x00, R10
+	VPXOR   Y13, Y1, Y1
+	ADDQ    48(R15), R8
+	ADCQ    56(R15), R9
+	VPADDD  Y1, Y0, Y0
+	ADCQ    $0x01, R10
+	MOVQ    R8, DX
+	VPXOR   Y0, Y3, Y3
+	MULXQ   840(SP), AX, CX
+	MULXQ   848(SP), R8, R14
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	MOVQ    R9, DX
+	MULXQ   864(SP), DI, R9
+	VPADDD  Y3, Y2, Y2
+	ADDQ    DI, AX
+	ADCQ    R9, CX
+	VPXOR   Y2, Y1, Y1
+	MULXQ   840(SP), DI, R9
+	VPSLLD  $0x07, Y1, Y13
+	ADDQ    DI, R8
+	ADCQ    R9, R14
+	VPSRLD  $0x19, Y1, Y1
+	MOVQ    R10, DI
+	IMULQ   864(SP), DI
+	VPXOR   Y13, Y1, Y1
+	IMULQ   840(SP), R10
+	ADDQ    DI, R8
+	VPSHUFD $0x93, Y0, Y0
+	ADCQ    $0x00, R14
+	ADDQ    CX, R8
+	VPSHUFD $0x39, Y2, Y2
+	ADCQ    R10, R14
+	MOVQ    R8, R9
+	VPSHUFD $0x4e, Y3, Y3
+	MOVQ    AX, R8
+	MOVQ    R14, R10
+	VPADDD  Y1, Y0, Y0
+	SHRQ    $0x02, R14
+	ANDQ    $0x03, R10
+	VPXOR   Y0, Y3, Y3
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R8
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	ADCQ    $0x00, R9
+	ADCQ    $0x00, R10
+	VPADDD  Y3, Y2, Y2
+	ADDQ    64(R15), R8
+	ADCQ    72(R15), R9
+	VPXOR   Y2, Y1, Y1
+	ADCQ    $0x01, R10
+	MOVQ    R8, DX
+	VPSLLD  $0x0c, Y1, Y13
+	MULXQ   840(SP), AX, CX
+	MULXQ   848(SP), R8, R14
+	VPSRLD  $0x14, Y1, Y1
+	MOVQ    R9, DX
+	VPXOR   Y13, Y1, Y1
+	MULXQ   864(SP), DI, R9
+	ADDQ    DI, AX
+	VPADDD  Y1, Y0, Y0
+	ADCQ    R9, CX
+	MULXQ   840(SP), DI, R9
+	VPXOR   Y0, Y3, Y3
+	ADDQ    DI, R8
+	ADCQ    R9, R14
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	MOVQ    R10, DI
+	IMULQ   864(SP), DI
+	VPADDD  Y3, Y2, Y2
+	IMULQ   840(SP), R10
+	ADDQ    DI, R8
+	VPXOR   Y2, Y1, Y1
+	ADCQ    $0x00, R14
+	ADDQ    CX, R8
+	VPSLLD  $0x07, Y1, Y13
+	ADCQ    R10, R14
+	MOVQ    R8, R9
+	VPSRLD  $0x19, Y1, Y1
+	MOVQ    AX, R8
+	MOVQ    R14, R10
+	VPXOR   Y13, Y1, Y1
+	SHRQ    $0x02, R14
+	ANDQ    $0x03, R10
+	VPSHUFD $0x39, Y0, Y0
+	LEAQ    (R14)(R14*4), R14
+	ADDQ    R14, R8
+	VPSHUFD $0x93, Y2, Y2
+	ADCQ    $0x00, R9
+	ADCQ    $0x00, R10
+	VPSHUFD $0x4e, Y3, Y3
+	LEAQ    80(R15), R15
+	DECQ    SI
+	JNZ     ms_b1r1_rounds
+
+	// The last blocks of the chains, before any store.
+	ADDQ  (R15), R8
+	ADCQ  8(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 840(SP), AX, CX
+	MULXQ 848(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 864(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 840(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 864(SP), DI
+	IMULQ 840(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  16(R15), R8
+	ADCQ  24(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 840(SP), AX, CX
+	MULXQ 848(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 864(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 840(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 864(SP), DI
+	IMULQ 840(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADDQ  32(R15), R8
+	ADCQ  40(R15), R9
+	ADCQ  $0x01, R10
+	MOVQ  R8, DX
+	MULXQ 840(SP), AX, CX
+	MULXQ 848(SP), R8, R14
+	MOVQ  R9, DX
+	MULXQ 864(SP), DI, R9
+	ADDQ  DI, AX
+	ADCQ  R9, CX
+	MULXQ 840(SP), DI, R9
+	ADDQ  DI, R8
+	ADCQ  R9, R14
+	MOVQ  R10, DI
+	IMULQ 864(SP), DI
+	IMULQ 840(SP), R10
+	ADDQ  DI, R8
+	ADCQ  $0x00, R14
+	ADDQ  CX, R8
+	ADCQ  R10, R14
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R14, R10
+	SHRQ  $0x02, R14
+	ANDQ  $0x03, R10
+	LEAQ  (R14)(R14*4), R14
+	ADDQ  R14, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+
+	// Add the input rows.
+	VPADDD     Y8, Y0, Y0
+	VPADDD     Y9, Y1, Y1
+	VPADDD     Y10, Y2, Y2
+	VPADDD     Y11, Y3, Y3
+	MOVQ       808(SP), SI
+	MOVQ       816(SP), DI
+	VPERM2I128 $0x20, Y1, Y0, Y13
+	VPERM2I128 $0x20, Y3, Y2, Y14
+	CMPQ       1000(SP), $0x00
+	JA         rxor_95
+	JE         rfin_96
+	JMP        rnext_97
+
+rfin_96:
+	MOVQ    976(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_97
+
+rxor_95:
+	VPXOR   (SI), Y13, Y13
+	VPXOR   32(SI), Y14, Y14
+	VMOVDQU Y13, (DI)
+	VMOVDQU Y14, 32(DI)
+
+rnext_97:
+	VPERM2I128 $0x31, Y1, Y0, Y13
+	VPERM2I128 $0x31, Y3, Y2, Y14
+	CMPQ       1000(SP), $0x01
+	JA         rxor_98
+	JE         rfin_99
+	JMP        rnext_100
+
+rfin_99:
+	MOVQ    976(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_100
+
+rxor_98:
+	VPXOR   64(SI), Y13, Y13
+	VPXOR   96(SI), Y14, Y14
+	VMOVDQU Y13, 64(DI)
+	VMOVDQU Y14, 96(DI)
+
+rnext_100:
 	MOVQ $-1, 1056(SP)
 	MOVQ 800(SP), AX
 	ADDL $0x08, 32(AX)
@@ -7295,7 +8139,7 @@ mo_b1_last:
 	// The last batch: the join or r^16, the MAC of the tail (before the
 	// stores: an Open in place overwrites it), then the stores.
 	CMPQ  1568(SP), $0x00
-	JL    nopow_89
+	JL    nopow_101
 	MOVQ  R8, 1408(SP)
 	MOVQ  R9, 1416(SP)
 	MOVQ  R10, 1424(SP)
@@ -7587,7 +8431,7 @@ mo_b1_last:
 	MOVQ  1416(SP), R9
 	MOVQ  1424(SP), R10
 
-nopow_89:
+nopow_101:
 	MOVQ 1488(SP), AX
 
 	// The lengths right after the partial block's MAC blocks.
@@ -7811,104 +8655,20 @@ mo_b1_t_done:
 	VPUNPCKHQDQ Y11, Y9, Y7
 	VPERM2I128  $0x20, Y4, Y0, Y12
 	CMPQ        1512(SP), $0x00
-	JA          xor_90
-	JB          next_91
+	JA          xor_102
+	JB          next_103
 	MOVQ        1488(SP), CX
 	VPXOR       (CX), Y12, Y12
 	VMOVDQU     Y12, (CX)
-	JMP         next_91
+	JMP         next_103
 
-xor_90:
+xor_102:
 	VPXOR   (SI), Y12, Y12
 	VMOVDQU Y12, (DI)
 
-next_91:
+next_103:
 	VPERM2I128 $0x31, Y4, Y0, Y12
 	CMPQ       1512(SP), $0x04
-	JA         xor_92
-	JB         next_93
-	MOVQ       1488(SP), CX
-	VPXOR      (CX), Y12, Y12
-	VMOVDQU    Y12, (CX)
-	JMP        next_93
-
-xor_92:
-	VPXOR   256(SI), Y12, Y12
-	VMOVDQU Y12, 256(DI)
-
-next_93:
-	VPERM2I128 $0x20, Y5, Y1, Y12
-	CMPQ       1512(SP), $0x01
-	JA         xor_94
-	JB         next_95
-	MOVQ       1488(SP), CX
-	VPXOR      (CX), Y12, Y12
-	VMOVDQU    Y12, (CX)
-	JMP        next_95
-
-xor_94:
-	VPXOR   64(SI), Y12, Y12
-	VMOVDQU Y12, 64(DI)
-
-next_95:
-	VPERM2I128 $0x31, Y5, Y1, Y12
-	CMPQ       1512(SP), $0x05
-	JA         xor_96
-	JB         next_97
-	MOVQ       1488(SP), CX
-	VPXOR      (CX), Y12, Y12
-	VMOVDQU    Y12, (CX)
-	JMP        next_97
-
-xor_96:
-	VPXOR   320(SI), Y12, Y12
-	VMOVDQU Y12, 320(DI)
-
-next_97:
-	VPERM2I128 $0x20, Y6, Y2, Y12
-	CMPQ       1512(SP), $0x02
-	JA         xor_98
-	JB         next_99
-	MOVQ       1488(SP), CX
-	VPXOR      (CX), Y12, Y12
-	VMOVDQU    Y12, (CX)
-	JMP        next_99
-
-xor_98:
-	VPXOR   128(SI), Y12, Y12
-	VMOVDQU Y12, 128(DI)
-
-next_99:
-	VPERM2I128 $0x31, Y6, Y2, Y12
-	CMPQ       1512(SP), $0x06
-	JA         xor_100
-	JB         next_101
-	MOVQ       1488(SP), CX
-	VPXOR      (CX), Y12, Y12
-	VMOVDQU    Y12, (CX)
-	JMP        next_101
-
-xor_100:
-	VPXOR   384(SI), Y12, Y12
-	VMOVDQU Y12, 384(DI)
-
-next_101:
-	VPERM2I128 $0x20, Y7, Y3, Y12
-	CMPQ       1512(SP), $0x03
-	JA         xor_102
-	JB         next_103
-	MOVQ       1488(SP), CX
-	VPXOR      (CX), Y12, Y12
-	VMOVDQU    Y12, (CX)
-	JMP        next_103
-
-xor_102:
-	VPXOR   192(SI), Y12, Y12
-	VMOVDQU Y12, 192(DI)
-
-next_103:
-	VPERM2I128 $0x31, Y7, Y3, Y12
-	CMPQ       1512(SP), $0x07
 	JA         xor_104
 	JB         next_105
 	MOVQ       1488(SP), CX
@@ -7917,10 +8677,94 @@ next_103:
 	JMP        next_105
 
 xor_104:
+	VPXOR   256(SI), Y12, Y12
+	VMOVDQU Y12, 256(DI)
+
+next_105:
+	VPERM2I128 $0x20, Y5, Y1, Y12
+	CMPQ       1512(SP), $0x01
+	JA         xor_106
+	JB         next_107
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_107
+
+xor_106:
+	VPXOR   64(SI), Y12, Y12
+	VMOVDQU Y12, 64(DI)
+
+next_107:
+	VPERM2I128 $0x31, Y5, Y1, Y12
+	CMPQ       1512(SP), $0x05
+	JA         xor_108
+	JB         next_109
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_109
+
+xor_108:
+	VPXOR   320(SI), Y12, Y12
+	VMOVDQU Y12, 320(DI)
+
+next_109:
+	VPERM2I128 $0x20, Y6, Y2, Y12
+	CMPQ       1512(SP), $0x02
+	JA         xor_110
+	JB         next_111
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_111
+
+xor_110:
+	VPXOR   128(SI), Y12, Y12
+	VMOVDQU Y12, 128(DI)
+
+next_111:
+	VPERM2I128 $0x31, Y6, Y2, Y12
+	CMPQ       1512(SP), $0x06
+	JA         xor_112
+	JB         next_113
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_113
+
+xor_112:
+	VPXOR   384(SI), Y12, Y12
+	VMOVDQU Y12, 384(DI)
+
+next_113:
+	VPERM2I128 $0x20, Y7, Y3, Y12
+	CMPQ       1512(SP), $0x03
+	JA         xor_114
+	JB         next_115
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_115
+
+xor_114:
+	VPXOR   192(SI), Y12, Y12
+	VMOVDQU Y12, 192(DI)
+
+next_115:
+	VPERM2I128 $0x31, Y7, Y3, Y12
+	CMPQ       1512(SP), $0x07
+	JA         xor_116
+	JB         next_117
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_117
+
+xor_116:
 	VPXOR   448(SI), Y12, Y12
 	VMOVDQU Y12, 448(DI)
 
-next_105:
+next_117:
 	VMOVDQU     512(BX), Y0
 	VMOVDQU     544(BX), Y1
 	VMOVDQU     576(BX), Y2
@@ -7947,104 +8791,20 @@ next_105:
 	VPUNPCKHQDQ Y11, Y9, Y7
 	VPERM2I128  $0x20, Y4, Y0, Y12
 	CMPQ        1512(SP), $0x00
-	JA          xor_106
-	JB          next_107
+	JA          xor_118
+	JB          next_119
 	MOVQ        1488(SP), CX
 	VPXOR       32(CX), Y12, Y12
 	VMOVDQU     Y12, 32(CX)
-	JMP         next_107
+	JMP         next_119
 
-xor_106:
+xor_118:
 	VPXOR   32(SI), Y12, Y12
 	VMOVDQU Y12, 32(DI)
 
-next_107:
+next_119:
 	VPERM2I128 $0x31, Y4, Y0, Y12
 	CMPQ       1512(SP), $0x04
-	JA         xor_108
-	JB         next_109
-	MOVQ       1488(SP), CX
-	VPXOR      32(CX), Y12, Y12
-	VMOVDQU    Y12, 32(CX)
-	JMP        next_109
-
-xor_108:
-	VPXOR   288(SI), Y12, Y12
-	VMOVDQU Y12, 288(DI)
-
-next_109:
-	VPERM2I128 $0x20, Y5, Y1, Y12
-	CMPQ       1512(SP), $0x01
-	JA         xor_110
-	JB         next_111
-	MOVQ       1488(SP), CX
-	VPXOR      32(CX), Y12, Y12
-	VMOVDQU    Y12, 32(CX)
-	JMP        next_111
-
-xor_110:
-	VPXOR   96(SI), Y12, Y12
-	VMOVDQU Y12, 96(DI)
-
-next_111:
-	VPERM2I128 $0x31, Y5, Y1, Y12
-	CMPQ       1512(SP), $0x05
-	JA         xor_112
-	JB         next_113
-	MOVQ       1488(SP), CX
-	VPXOR      32(CX), Y12, Y12
-	VMOVDQU    Y12, 32(CX)
-	JMP        next_113
-
-xor_112:
-	VPXOR   352(SI), Y12, Y12
-	VMOVDQU Y12, 352(DI)
-
-next_113:
-	VPERM2I128 $0x20, Y6, Y2, Y12
-	CMPQ       1512(SP), $0x02
-	JA         xor_114
-	JB         next_115
-	MOVQ       1488(SP), CX
-	VPXOR      32(CX), Y12, Y12
-	VMOVDQU    Y12, 32(CX)
-	JMP        next_115
-
-xor_114:
-	VPXOR   160(SI), Y12, Y12
-	VMOVDQU Y12, 160(DI)
-
-next_115:
-	VPERM2I128 $0x31, Y6, Y2, Y12
-	CMPQ       1512(SP), $0x06
-	JA         xor_116
-	JB         next_117
-	MOVQ       1488(SP), CX
-	VPXOR      32(CX), Y12, Y12
-	VMOVDQU    Y12, 32(CX)
-	JMP        next_117
-
-xor_116:
-	VPXOR   416(SI), Y12, Y12
-	VMOVDQU Y12, 416(DI)
-
-next_117:
-	VPERM2I128 $0x20, Y7, Y3, Y12
-	CMPQ       1512(SP), $0x03
-	JA         xor_118
-	JB         next_119
-	MOVQ       1488(SP), CX
-	VPXOR      32(CX), Y12, Y12
-	VMOVDQU    Y12, 32(CX)
-	JMP        next_119
-
-xor_118:
-	VPXOR   224(SI), Y12, Y12
-	VMOVDQU Y12, 224(DI)
-
-next_119:
-	VPERM2I128 $0x31, Y7, Y3, Y12
-	CMPQ       1512(SP), $0x07
 	JA         xor_120
 	JB         next_121
 	MOVQ       1488(SP), CX
@@ -8053,10 +8813,94 @@ next_119:
 	JMP        next_121
 
 xor_120:
+	VPXOR   288(SI), Y12, Y12
+	VMOVDQU Y12, 288(DI)
+
+next_121:
+	VPERM2I128 $0x20, Y5, Y1, Y12
+	CMPQ       1512(SP), $0x01
+	JA         xor_122
+	JB         next_123
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_123
+
+xor_122:
+	VPXOR   96(SI), Y12, Y12
+	VMOVDQU Y12, 96(DI)
+
+next_123:
+	VPERM2I128 $0x31, Y5, Y1, Y12
+	CMPQ       1512(SP), $0x05
+	JA         xor_124
+	JB         next_125
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_125
+
+xor_124:
+	VPXOR   352(SI), Y12, Y12
+	VMOVDQU Y12, 352(DI)
+
+next_125:
+	VPERM2I128 $0x20, Y6, Y2, Y12
+	CMPQ       1512(SP), $0x02
+	JA         xor_126
+	JB         next_127
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_127
+
+xor_126:
+	VPXOR   160(SI), Y12, Y12
+	VMOVDQU Y12, 160(DI)
+
+next_127:
+	VPERM2I128 $0x31, Y6, Y2, Y12
+	CMPQ       1512(SP), $0x06
+	JA         xor_128
+	JB         next_129
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_129
+
+xor_128:
+	VPXOR   416(SI), Y12, Y12
+	VMOVDQU Y12, 416(DI)
+
+next_129:
+	VPERM2I128 $0x20, Y7, Y3, Y12
+	CMPQ       1512(SP), $0x03
+	JA         xor_130
+	JB         next_131
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_131
+
+xor_130:
+	VPXOR   224(SI), Y12, Y12
+	VMOVDQU Y12, 224(DI)
+
+next_131:
+	VPERM2I128 $0x31, Y7, Y3, Y12
+	CMPQ       1512(SP), $0x07
+	JA         xor_132
+	JB         next_133
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_133
+
+xor_132:
 	VPXOR   480(SI), Y12, Y12
 	VMOVDQU Y12, 480(DI)
 
-next_121:
+next_133:
 mo_b1_stored:
 	MOVQ 1320(SP), SI
 	MOVQ 1328(SP), DI
@@ -8127,7 +8971,7 @@ mo_loop_t:
 mo_loop_xrounds:
 	VPADDD Y4, Y0, Y0
 	TESTQ  BP, BP
-	JZ     skipA_122
+	JZ     skipA_134
 	ADDQ   (R15), R8
 	ADCQ   8(R15), R9
 	ADCQ   $0x01, R10
@@ -8160,7 +9004,7 @@ mo_loop_xrounds:
 	ADDQ   $0x10, R15
 	DECQ   BP
 
-skipA_122:
+skipA_134:
 	VPADDD  Y5, Y1, Y1
 	VPXOR   Y0, Y12, Y12
 	ADDQ    (SI), R11
@@ -8278,7 +9122,7 @@ skipA_122:
 	VPXOR   Y0, Y15, Y15
 	VPXOR   Y1, Y12, Y12
 	TESTQ   BP, BP
-	JZ      skipA_123
+	JZ      skipA_135
 	ADDQ    (R15), R8
 	ADCQ    8(R15), R9
 	ADCQ    $0x01, R10
@@ -8311,12 +9155,12 @@ skipA_122:
 	ADDQ    $0x10, R15
 	DECQ    BP
 
-skipA_123:
+skipA_135:
 	VPSHUFB rol8<>+0(SB), Y15, Y15
 	VPSHUFB rol8<>+0(SB), Y12, Y12
 	VPADDD  Y15, Y8, Y8
 	TESTQ   BP, BP
-	JZ      skipA_124
+	JZ      skipA_136
 	ADDQ    (R15), R8
 	ADCQ    8(R15), R9
 	ADCQ    $0x01, R10
@@ -8349,7 +9193,7 @@ skipA_123:
 	ADDQ    $0x10, R15
 	DECQ    BP
 
-skipA_124:
+skipA_136:
 	VPADDD  Y12, Y9, Y9
 	VPXOR   Y8, Y5, Y5
 	VPXOR   Y9, Y6, Y6
@@ -8468,7 +9312,7 @@ skipA_124:
 	VPSHUFB rol16<>+0(SB), Y15, Y15
 	VPADDD  Y14, Y8, Y8
 	TESTQ   BP, BP
-	JZ      skipA_125
+	JZ      skipA_137
 	ADDQ    (R15), R8
 	ADCQ    8(R15), R9
 	ADCQ    $0x01, R10
@@ -8501,12 +9345,12 @@ skipA_124:
 	ADDQ    $0x10, R15
 	DECQ    BP
 
-skipA_125:
+skipA_137:
 	VPADDD Y15, Y9, Y9
 	VPXOR  Y8, Y6, Y6
 	VPXOR  Y9, Y7, Y7
 	TESTQ  BP, BP
-	JZ     skipA_126
+	JZ     skipA_138
 	ADDQ   (R15), R8
 	ADCQ   8(R15), R9
 	ADCQ   $0x01, R10
@@ -8539,7 +9383,7 @@ skipA_125:
 	ADDQ   $0x10, R15
 	DECQ   BP
 
-skipA_126:
+skipA_138:
 	VPSLLD  $0x0c, Y6, Y10
 	VPSLLD  $0x0c, Y7, Y11
 	VPSRLD  $0x14, Y6, Y6
@@ -8665,7 +9509,7 @@ skipA_126:
 
 	// The last blocks of the chains, before any store.
 	TESTQ BP, BP
-	JZ    skipA_127
+	JZ    skipA_139
 	ADDQ  (R15), R8
 	ADCQ  8(R15), R9
 	ADCQ  $0x01, R10
@@ -8698,9 +9542,9 @@ skipA_126:
 	ADDQ  $0x10, R15
 	DECQ  BP
 
-skipA_127:
+skipA_139:
 	TESTQ BP, BP
-	JZ    skipA_128
+	JZ    skipA_140
 	ADDQ  (R15), R8
 	ADCQ  8(R15), R9
 	ADCQ  $0x01, R10
@@ -8733,9 +9577,9 @@ skipA_127:
 	ADDQ  $0x10, R15
 	DECQ  BP
 
-skipA_128:
+skipA_140:
 	TESTQ BP, BP
-	JZ    skipA_129
+	JZ    skipA_141
 	ADDQ  (R15), R8
 	ADCQ  8(R15), R9
 	ADCQ  $0x01, R10
@@ -8768,7 +9612,7 @@ skipA_128:
 	ADDQ  $0x10, R15
 	DECQ  BP
 
-skipA_129:
+skipA_141:
 	ADDQ  (SI), R11
 	ADCQ  8(SI), R12
 	ADCQ  $0x01, R13
@@ -9828,104 +10672,20 @@ mo_loop_t_done:
 	VPUNPCKHQDQ Y11, Y9, Y7
 	VPERM2I128  $0x20, Y4, Y0, Y12
 	CMPQ        1512(SP), $0x00
-	JA          xor_130
-	JB          next_131
+	JA          xor_142
+	JB          next_143
 	MOVQ        1488(SP), CX
 	VPXOR       (CX), Y12, Y12
 	VMOVDQU     Y12, (CX)
-	JMP         next_131
+	JMP         next_143
 
-xor_130:
+xor_142:
 	VPXOR   (SI), Y12, Y12
 	VMOVDQU Y12, (DI)
 
-next_131:
+next_143:
 	VPERM2I128 $0x31, Y4, Y0, Y12
 	CMPQ       1512(SP), $0x04
-	JA         xor_132
-	JB         next_133
-	MOVQ       1488(SP), CX
-	VPXOR      (CX), Y12, Y12
-	VMOVDQU    Y12, (CX)
-	JMP        next_133
-
-xor_132:
-	VPXOR   256(SI), Y12, Y12
-	VMOVDQU Y12, 256(DI)
-
-next_133:
-	VPERM2I128 $0x20, Y5, Y1, Y12
-	CMPQ       1512(SP), $0x01
-	JA         xor_134
-	JB         next_135
-	MOVQ       1488(SP), CX
-	VPXOR      (CX), Y12, Y12
-	VMOVDQU    Y12, (CX)
-	JMP        next_135
-
-xor_134:
-	VPXOR   64(SI), Y12, Y12
-	VMOVDQU Y12, 64(DI)
-
-next_135:
-	VPERM2I128 $0x31, Y5, Y1, Y12
-	CMPQ       1512(SP), $0x05
-	JA         xor_136
-	JB         next_137
-	MOVQ       1488(SP), CX
-	VPXOR      (CX), Y12, Y12
-	VMOVDQU    Y12, (CX)
-	JMP        next_137
-
-xor_136:
-	VPXOR   320(SI), Y12, Y12
-	VMOVDQU Y12, 320(DI)
-
-next_137:
-	VPERM2I128 $0x20, Y6, Y2, Y12
-	CMPQ       1512(SP), $0x02
-	JA         xor_138
-	JB         next_139
-	MOVQ       1488(SP), CX
-	VPXOR      (CX), Y12, Y12
-	VMOVDQU    Y12, (CX)
-	JMP        next_139
-
-xor_138:
-	VPXOR   128(SI), Y12, Y12
-	VMOVDQU Y12, 128(DI)
-
-next_139:
-	VPERM2I128 $0x31, Y6, Y2, Y12
-	CMPQ       1512(SP), $0x06
-	JA         xor_140
-	JB         next_141
-	MOVQ       1488(SP), CX
-	VPXOR      (CX), Y12, Y12
-	VMOVDQU    Y12, (CX)
-	JMP        next_141
-
-xor_140:
-	VPXOR   384(SI), Y12, Y12
-	VMOVDQU Y12, 384(DI)
-
-next_141:
-	VPERM2I128 $0x20, Y7, Y3, Y12
-	CMPQ       1512(SP), $0x03
-	JA         xor_142
-	JB         next_143
-	MOVQ       1488(SP), CX
-	VPXOR      (CX), Y12, Y12
-	VMOVDQU    Y12, (CX)
-	JMP        next_143
-
-xor_142:
-	VPXOR   192(SI), Y12, Y12
-	VMOVDQU Y12, 192(DI)
-
-next_143:
-	VPERM2I128 $0x31, Y7, Y3, Y12
-	CMPQ       1512(SP), $0x07
 	JA         xor_144
 	JB         next_145
 	MOVQ       1488(SP), CX
@@ -9934,10 +10694,94 @@ next_143:
 	JMP        next_145
 
 xor_144:
+	VPXOR   256(SI), Y12, Y12
+	VMOVDQU Y12, 256(DI)
+
+next_145:
+	VPERM2I128 $0x20, Y5, Y1, Y12
+	CMPQ       1512(SP), $0x01
+	JA         xor_146
+	JB         next_147
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_147
+
+xor_146:
+	VPXOR   64(SI), Y12, Y12
+	VMOVDQU Y12, 64(DI)
+
+next_147:
+	VPERM2I128 $0x31, Y5, Y1, Y12
+	CMPQ       1512(SP), $0x05
+	JA         xor_148
+	JB         next_149
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_149
+
+xor_148:
+	VPXOR   320(SI), Y12, Y12
+	VMOVDQU Y12, 320(DI)
+
+next_149:
+	VPERM2I128 $0x20, Y6, Y2, Y12
+	CMPQ       1512(SP), $0x02
+	JA         xor_150
+	JB         next_151
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_151
+
+xor_150:
+	VPXOR   128(SI), Y12, Y12
+	VMOVDQU Y12, 128(DI)
+
+next_151:
+	VPERM2I128 $0x31, Y6, Y2, Y12
+	CMPQ       1512(SP), $0x06
+	JA         xor_152
+	JB         next_153
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_153
+
+xor_152:
+	VPXOR   384(SI), Y12, Y12
+	VMOVDQU Y12, 384(DI)
+
+next_153:
+	VPERM2I128 $0x20, Y7, Y3, Y12
+	CMPQ       1512(SP), $0x03
+	JA         xor_154
+	JB         next_155
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_155
+
+xor_154:
+	VPXOR   192(SI), Y12, Y12
+	VMOVDQU Y12, 192(DI)
+
+next_155:
+	VPERM2I128 $0x31, Y7, Y3, Y12
+	CMPQ       1512(SP), $0x07
+	JA         xor_156
+	JB         next_157
+	MOVQ       1488(SP), CX
+	VPXOR      (CX), Y12, Y12
+	VMOVDQU    Y12, (CX)
+	JMP        next_157
+
+xor_156:
 	VPXOR   448(SI), Y12, Y12
 	VMOVDQU Y12, 448(DI)
 
-next_145:
+next_157:
 	VMOVDQU     512(BX), Y0
 	VMOVDQU     544(BX), Y1
 	VMOVDQU     576(BX), Y2
@@ -9964,104 +10808,20 @@ next_145:
 	VPUNPCKHQDQ Y11, Y9, Y7
 	VPERM2I128  $0x20, Y4, Y0, Y12
 	CMPQ        1512(SP), $0x00
-	JA          xor_146
-	JB          next_147
+	JA          xor_158
+	JB          next_159
 	MOVQ        1488(SP), CX
 	VPXOR       32(CX), Y12, Y12
 	VMOVDQU     Y12, 32(CX)
-	JMP         next_147
+	JMP         next_159
 
-xor_146:
+xor_158:
 	VPXOR   32(SI), Y12, Y12
 	VMOVDQU Y12, 32(DI)
 
-next_147:
+next_159:
 	VPERM2I128 $0x31, Y4, Y0, Y12
 	CMPQ       1512(SP), $0x04
-	JA         xor_148
-	JB         next_149
-	MOVQ       1488(SP), CX
-	VPXOR      32(CX), Y12, Y12
-	VMOVDQU    Y12, 32(CX)
-	JMP        next_149
-
-xor_148:
-	VPXOR   288(SI), Y12, Y12
-	VMOVDQU Y12, 288(DI)
-
-next_149:
-	VPERM2I128 $0x20, Y5, Y1, Y12
-	CMPQ       1512(SP), $0x01
-	JA         xor_150
-	JB         next_151
-	MOVQ       1488(SP), CX
-	VPXOR      32(CX), Y12, Y12
-	VMOVDQU    Y12, 32(CX)
-	JMP        next_151
-
-xor_150:
-	VPXOR   96(SI), Y12, Y12
-	VMOVDQU Y12, 96(DI)
-
-next_151:
-	VPERM2I128 $0x31, Y5, Y1, Y12
-	CMPQ       1512(SP), $0x05
-	JA         xor_152
-	JB         next_153
-	MOVQ       1488(SP), CX
-	VPXOR      32(CX), Y12, Y12
-	VMOVDQU    Y12, 32(CX)
-	JMP        next_153
-
-xor_152:
-	VPXOR   352(SI), Y12, Y12
-	VMOVDQU Y12, 352(DI)
-
-next_153:
-	VPERM2I128 $0x20, Y6, Y2, Y12
-	CMPQ       1512(SP), $0x02
-	JA         xor_154
-	JB         next_155
-	MOVQ       1488(SP), CX
-	VPXOR      32(CX), Y12, Y12
-	VMOVDQU    Y12, 32(CX)
-	JMP        next_155
-
-xor_154:
-	VPXOR   160(SI), Y12, Y12
-	VMOVDQU Y12, 160(DI)
-
-next_155:
-	VPERM2I128 $0x31, Y6, Y2, Y12
-	CMPQ       1512(SP), $0x06
-	JA         xor_156
-	JB         next_157
-	MOVQ       1488(SP), CX
-	VPXOR      32(CX), Y12, Y12
-	VMOVDQU    Y12, 32(CX)
-	JMP        next_157
-
-xor_156:
-	VPXOR   416(SI), Y12, Y12
-	VMOVDQU Y12, 416(DI)
-
-next_157:
-	VPERM2I128 $0x20, Y7, Y3, Y12
-	CMPQ       1512(SP), $0x03
-	JA         xor_158
-	JB         next_159
-	MOVQ       1488(SP), CX
-	VPXOR      32(CX), Y12, Y12
-	VMOVDQU    Y12, 32(CX)
-	JMP        next_159
-
-xor_158:
-	VPXOR   224(SI), Y12, Y12
-	VMOVDQU Y12, 224(DI)
-
-next_159:
-	VPERM2I128 $0x31, Y7, Y3, Y12
-	CMPQ       1512(SP), $0x07
 	JA         xor_160
 	JB         next_161
 	MOVQ       1488(SP), CX
@@ -10070,10 +10830,94 @@ next_159:
 	JMP        next_161
 
 xor_160:
+	VPXOR   288(SI), Y12, Y12
+	VMOVDQU Y12, 288(DI)
+
+next_161:
+	VPERM2I128 $0x20, Y5, Y1, Y12
+	CMPQ       1512(SP), $0x01
+	JA         xor_162
+	JB         next_163
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_163
+
+xor_162:
+	VPXOR   96(SI), Y12, Y12
+	VMOVDQU Y12, 96(DI)
+
+next_163:
+	VPERM2I128 $0x31, Y5, Y1, Y12
+	CMPQ       1512(SP), $0x05
+	JA         xor_164
+	JB         next_165
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_165
+
+xor_164:
+	VPXOR   352(SI), Y12, Y12
+	VMOVDQU Y12, 352(DI)
+
+next_165:
+	VPERM2I128 $0x20, Y6, Y2, Y12
+	CMPQ       1512(SP), $0x02
+	JA         xor_166
+	JB         next_167
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_167
+
+xor_166:
+	VPXOR   160(SI), Y12, Y12
+	VMOVDQU Y12, 160(DI)
+
+next_167:
+	VPERM2I128 $0x31, Y6, Y2, Y12
+	CMPQ       1512(SP), $0x06
+	JA         xor_168
+	JB         next_169
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_169
+
+xor_168:
+	VPXOR   416(SI), Y12, Y12
+	VMOVDQU Y12, 416(DI)
+
+next_169:
+	VPERM2I128 $0x20, Y7, Y3, Y12
+	CMPQ       1512(SP), $0x03
+	JA         xor_170
+	JB         next_171
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_171
+
+xor_170:
+	VPXOR   224(SI), Y12, Y12
+	VMOVDQU Y12, 224(DI)
+
+next_171:
+	VPERM2I128 $0x31, Y7, Y3, Y12
+	CMPQ       1512(SP), $0x07
+	JA         xor_172
+	JB         next_173
+	MOVQ       1488(SP), CX
+	VPXOR      32(CX), Y12, Y12
+	VMOVDQU    Y12, 32(CX)
+	JMP        next_173
+
+xor_172:
 	VPXOR   480(SI), Y12, Y12
 	VMOVDQU Y12, 480(DI)
 
-next_161:
+next_173:
 mo_loop_stored:
 	MOVQ 1320(SP), SI
 	MOVQ 1328(SP), DI
@@ -10917,91 +11761,91 @@ mo_row_t_done:
 	VPERM2I128 $0x20, Y1, Y0, Y13
 	VPERM2I128 $0x20, Y3, Y2, Y14
 	CMPQ       1512(SP), $0x00
-	JA         rxor_162
-	JE         rfin_163
-	JMP        rnext_164
+	JA         rxor_174
+	JE         rfin_175
+	JMP        rnext_176
 
-rfin_163:
+rfin_175:
 	MOVQ    1488(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_164
+	JMP     rnext_176
 
-rxor_162:
+rxor_174:
 	VPXOR   (SI), Y13, Y13
 	VPXOR   32(SI), Y14, Y14
 	VMOVDQU Y13, (DI)
 	VMOVDQU Y14, 32(DI)
 
-rnext_164:
+rnext_176:
 	VPERM2I128 $0x31, Y1, Y0, Y13
 	VPERM2I128 $0x31, Y3, Y2, Y14
 	CMPQ       1512(SP), $0x01
-	JA         rxor_165
-	JE         rfin_166
-	JMP        rnext_167
+	JA         rxor_177
+	JE         rfin_178
+	JMP        rnext_179
 
-rfin_166:
+rfin_178:
 	MOVQ    1488(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_167
+	JMP     rnext_179
 
-rxor_165:
+rxor_177:
 	VPXOR   64(SI), Y13, Y13
 	VPXOR   96(SI), Y14, Y14
 	VMOVDQU Y13, 64(DI)
 	VMOVDQU Y14, 96(DI)
 
-rnext_167:
+rnext_179:
 	VPERM2I128 $0x20, Y5, Y4, Y13
 	VPERM2I128 $0x20, Y7, Y6, Y14
 	CMPQ       1512(SP), $0x02
-	JA         rxor_168
-	JE         rfin_169
-	JMP        rnext_170
+	JA         rxor_180
+	JE         rfin_181
+	JMP        rnext_182
 
-rfin_169:
+rfin_181:
 	MOVQ    1488(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_170
+	JMP     rnext_182
 
-rxor_168:
+rxor_180:
 	VPXOR   128(SI), Y13, Y13
 	VPXOR   160(SI), Y14, Y14
 	VMOVDQU Y13, 128(DI)
 	VMOVDQU Y14, 160(DI)
 
-rnext_170:
+rnext_182:
 	VPERM2I128 $0x31, Y5, Y4, Y13
 	VPERM2I128 $0x31, Y7, Y6, Y14
 	CMPQ       1512(SP), $0x03
-	JA         rxor_171
-	JE         rfin_172
-	JMP        rnext_173
+	JA         rxor_183
+	JE         rfin_184
+	JMP        rnext_185
 
-rfin_172:
+rfin_184:
 	MOVQ    1488(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_173
+	JMP     rnext_185
 
-rxor_171:
+rxor_183:
 	VPXOR   192(SI), Y13, Y13
 	VPXOR   224(SI), Y14, Y14
 	VMOVDQU Y13, 192(DI)
 	VMOVDQU Y14, 224(DI)
 
-rnext_173:
+rnext_185:
 	MOVQ 1312(SP), AX
 	ADDL $0x08, 32(AX)
 	JMP  mo_done
@@ -12004,7 +12848,7 @@ mo_b1r_macd:
 	VPXOR   -32(SI), Y13, Y13
 	VMOVDQU Y13, -32(DI)
 	CMPQ    1568(SP), $0x00
-	JL      nopow_174
+	JL      nopow_186
 	MOVQ    R8, 1408(SP)
 	MOVQ    R9, 1416(SP)
 	MOVQ    R10, 1424(SP)
@@ -12296,7 +13140,7 @@ mo_b1r_macd:
 	MOVQ    1416(SP), R9
 	MOVQ    1424(SP), R10
 
-nopow_174:
+nopow_186:
 	MOVQ 1488(SP), AX
 
 	// The lengths right after the partial block's MAC blocks.
@@ -12505,91 +13349,91 @@ mo_b1r_t_done:
 	VPERM2I128 $0x20, Y1, Y0, Y13
 	VPERM2I128 $0x20, Y3, Y2, Y14
 	CMPQ       1512(SP), $0x00
-	JA         rxor_175
-	JE         rfin_176
-	JMP        rnext_177
+	JA         rxor_187
+	JE         rfin_188
+	JMP        rnext_189
 
-rfin_176:
+rfin_188:
 	MOVQ    1488(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_177
+	JMP     rnext_189
 
-rxor_175:
+rxor_187:
 	VPXOR   (SI), Y13, Y13
 	VPXOR   32(SI), Y14, Y14
 	VMOVDQU Y13, (DI)
 	VMOVDQU Y14, 32(DI)
 
-rnext_177:
+rnext_189:
 	VPERM2I128 $0x31, Y1, Y0, Y13
 	VPERM2I128 $0x31, Y3, Y2, Y14
 	CMPQ       1512(SP), $0x01
-	JA         rxor_178
-	JE         rfin_179
-	JMP        rnext_180
+	JA         rxor_190
+	JE         rfin_191
+	JMP        rnext_192
 
-rfin_179:
+rfin_191:
 	MOVQ    1488(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_180
+	JMP     rnext_192
 
-rxor_178:
+rxor_190:
 	VPXOR   64(SI), Y13, Y13
 	VPXOR   96(SI), Y14, Y14
 	VMOVDQU Y13, 64(DI)
 	VMOVDQU Y14, 96(DI)
 
-rnext_180:
+rnext_192:
 	VPERM2I128 $0x20, Y5, Y4, Y13
 	VPERM2I128 $0x20, Y7, Y6, Y14
 	CMPQ       1512(SP), $0x02
-	JA         rxor_181
-	JE         rfin_182
-	JMP        rnext_183
+	JA         rxor_193
+	JE         rfin_194
+	JMP        rnext_195
 
-rfin_182:
+rfin_194:
 	MOVQ    1488(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_183
+	JMP     rnext_195
 
-rxor_181:
+rxor_193:
 	VPXOR   128(SI), Y13, Y13
 	VPXOR   160(SI), Y14, Y14
 	VMOVDQU Y13, 128(DI)
 	VMOVDQU Y14, 160(DI)
 
-rnext_183:
+rnext_195:
 	VPERM2I128 $0x31, Y5, Y4, Y13
 	VPERM2I128 $0x31, Y7, Y6, Y14
 	CMPQ       1512(SP), $0x03
-	JA         rxor_184
-	JE         rfin_185
-	JMP        rnext_186
+	JA         rxor_196
+	JE         rfin_197
+	JMP        rnext_198
 
-rfin_185:
+rfin_197:
 	MOVQ    1488(SP), CX
 	VPXOR   (CX), Y13, Y13
 	VPXOR   32(CX), Y14, Y14
 	VMOVDQU Y13, (CX)
 	VMOVDQU Y14, 32(CX)
-	JMP     rnext_186
+	JMP     rnext_198
 
-rxor_184:
+rxor_196:
 	VPXOR   192(SI), Y13, Y13
 	VPXOR   224(SI), Y14, Y14
 	VMOVDQU Y13, 192(DI)
 	VMOVDQU Y14, 224(DI)
 
-rnext_186:
+rnext_198:
 	MOVQ 1312(SP), AX
 	ADDL $0x08, 32(AX)
 	JMP  mo_done
@@ -13432,94 +14276,6 @@ mo_row3_t_done:
 	VPERM2I128 $0x20, Y1, Y0, Y13
 	VPERM2I128 $0x20, Y3, Y2, Y14
 	CMPQ       1512(SP), $0x00
-	JA         rxor_187
-	JE         rfin_188
-	JMP        rnext_189
-
-rfin_188:
-	MOVQ    1488(SP), CX
-	VPXOR   (CX), Y13, Y13
-	VPXOR   32(CX), Y14, Y14
-	VMOVDQU Y13, (CX)
-	VMOVDQU Y14, 32(CX)
-	JMP     rnext_189
-
-rxor_187:
-	VPXOR   (SI), Y13, Y13
-	VPXOR   32(SI), Y14, Y14
-	VMOVDQU Y13, (DI)
-	VMOVDQU Y14, 32(DI)
-
-rnext_189:
-	VPERM2I128 $0x31, Y1, Y0, Y13
-	VPERM2I128 $0x31, Y3, Y2, Y14
-	CMPQ       1512(SP), $0x01
-	JA         rxor_190
-	JE         rfin_191
-	JMP        rnext_192
-
-rfin_191:
-	MOVQ    1488(SP), CX
-	VPXOR   (CX), Y13, Y13
-	VPXOR   32(CX), Y14, Y14
-	VMOVDQU Y13, (CX)
-	VMOVDQU Y14, 32(CX)
-	JMP     rnext_192
-
-rxor_190:
-	VPXOR   64(SI), Y13, Y13
-	VPXOR   96(SI), Y14, Y14
-	VMOVDQU Y13, 64(DI)
-	VMOVDQU Y14, 96(DI)
-
-rnext_192:
-	VPERM2I128 $0x20, Y5, Y4, Y13
-	VPERM2I128 $0x20, Y7, Y6, Y14
-	CMPQ       1512(SP), $0x02
-	JA         rxor_193
-	JE         rfin_194
-	JMP        rnext_195
-
-rfin_194:
-	MOVQ    1488(SP), CX
-	VPXOR   (CX), Y13, Y13
-	VPXOR   32(CX), Y14, Y14
-	VMOVDQU Y13, (CX)
-	VMOVDQU Y14, 32(CX)
-	JMP     rnext_195
-
-rxor_193:
-	VPXOR   128(SI), Y13, Y13
-	VPXOR   160(SI), Y14, Y14
-	VMOVDQU Y13, 128(DI)
-	VMOVDQU Y14, 160(DI)
-
-rnext_195:
-	VPERM2I128 $0x31, Y5, Y4, Y13
-	VPERM2I128 $0x31, Y7, Y6, Y14
-	CMPQ       1512(SP), $0x03
-	JA         rxor_196
-	JE         rfin_197
-	JMP        rnext_198
-
-rfin_197:
-	MOVQ    1488(SP), CX
-	VPXOR   (CX), Y13, Y13
-	VPXOR   32(CX), Y14, Y14
-	VMOVDQU Y13, (CX)
-	VMOVDQU Y14, 32(CX)
-	JMP     rnext_198
-
-rxor_196:
-	VPXOR   192(SI), Y13, Y13
-	VPXOR   224(SI), Y14, Y14
-	VMOVDQU Y13, 192(DI)
-	VMOVDQU Y14, 224(DI)
-
-rnext_198:
-	VPERM2I128 $0x20, Y9, Y8, Y13
-	VPERM2I128 $0x20, Y11, Y10, Y14
-	CMPQ       1512(SP), $0x04
 	JA         rxor_199
 	JE         rfin_200
 	JMP        rnext_201
@@ -13533,15 +14289,15 @@ rfin_200:
 	JMP     rnext_201
 
 rxor_199:
-	VPXOR   256(SI), Y13, Y13
-	VPXOR   288(SI), Y14, Y14
-	VMOVDQU Y13, 256(DI)
-	VMOVDQU Y14, 288(DI)
+	VPXOR   (SI), Y13, Y13
+	VPXOR   32(SI), Y14, Y14
+	VMOVDQU Y13, (DI)
+	VMOVDQU Y14, 32(DI)
 
 rnext_201:
-	VPERM2I128 $0x31, Y9, Y8, Y13
-	VPERM2I128 $0x31, Y11, Y10, Y14
-	CMPQ       1512(SP), $0x05
+	VPERM2I128 $0x31, Y1, Y0, Y13
+	VPERM2I128 $0x31, Y3, Y2, Y14
+	CMPQ       1512(SP), $0x01
 	JA         rxor_202
 	JE         rfin_203
 	JMP        rnext_204
@@ -13555,12 +14311,100 @@ rfin_203:
 	JMP     rnext_204
 
 rxor_202:
+	VPXOR   64(SI), Y13, Y13
+	VPXOR   96(SI), Y14, Y14
+	VMOVDQU Y13, 64(DI)
+	VMOVDQU Y14, 96(DI)
+
+rnext_204:
+	VPERM2I128 $0x20, Y5, Y4, Y13
+	VPERM2I128 $0x20, Y7, Y6, Y14
+	CMPQ       1512(SP), $0x02
+	JA         rxor_205
+	JE         rfin_206
+	JMP        rnext_207
+
+rfin_206:
+	MOVQ    1488(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_207
+
+rxor_205:
+	VPXOR   128(SI), Y13, Y13
+	VPXOR   160(SI), Y14, Y14
+	VMOVDQU Y13, 128(DI)
+	VMOVDQU Y14, 160(DI)
+
+rnext_207:
+	VPERM2I128 $0x31, Y5, Y4, Y13
+	VPERM2I128 $0x31, Y7, Y6, Y14
+	CMPQ       1512(SP), $0x03
+	JA         rxor_208
+	JE         rfin_209
+	JMP        rnext_210
+
+rfin_209:
+	MOVQ    1488(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_210
+
+rxor_208:
+	VPXOR   192(SI), Y13, Y13
+	VPXOR   224(SI), Y14, Y14
+	VMOVDQU Y13, 192(DI)
+	VMOVDQU Y14, 224(DI)
+
+rnext_210:
+	VPERM2I128 $0x20, Y9, Y8, Y13
+	VPERM2I128 $0x20, Y11, Y10, Y14
+	CMPQ       1512(SP), $0x04
+	JA         rxor_211
+	JE         rfin_212
+	JMP        rnext_213
+
+rfin_212:
+	MOVQ    1488(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_213
+
+rxor_211:
+	VPXOR   256(SI), Y13, Y13
+	VPXOR   288(SI), Y14, Y14
+	VMOVDQU Y13, 256(DI)
+	VMOVDQU Y14, 288(DI)
+
+rnext_213:
+	VPERM2I128 $0x31, Y9, Y8, Y13
+	VPERM2I128 $0x31, Y11, Y10, Y14
+	CMPQ       1512(SP), $0x05
+	JA         rxor_214
+	JE         rfin_215
+	JMP        rnext_216
+
+rfin_215:
+	MOVQ    1488(SP), CX
+	VPXOR   (CX), Y13, Y13
+	VPXOR   32(CX), Y14, Y14
+	VMOVDQU Y13, (CX)
+	VMOVDQU Y14, 32(CX)
+	JMP     rnext_216
+
+rxor_214:
 	VPXOR   320(SI), Y13, Y13
 	VPXOR   352(SI), Y14, Y14
 	VMOVDQU Y13, 320(DI)
 	VMOVDQU Y14, 352(DI)
 
-rnext_204:
+rnext_216:
 	MOVQ 1312(SP), AX
 	ADDL $0x08, 32(AX)
 	JMP  mo_done
