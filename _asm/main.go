@@ -1522,17 +1522,24 @@ func (v vecISA) row() {
 	v.rowBody(2, "row2", sets[:], tmp)
 }
 
+// rowInputs loads the AVX2 row layout's input rows of the State at rState
+// into in: the constants, the two key rows, and the counter and nonce row
+// with the counter +0 and +1 in its two 128-bit lanes.
+func rowInputs(in [4]VecPhysical) {
+	VBROADCASTI128(sigma, in[0])
+	VBROADCASTI128(mem(rState, offKey), in[1])
+	VBROADCASTI128(mem(rState, offKey+16), in[2])
+	VBROADCASTI128(mem(rState, offCounter), in[3])
+	VPADDD(rowLanes, in[3], in[3])
+}
+
 // rowSetup loads the row-layout input: registers 8-10 hold the constant
 // and key rows, 11 the counter and nonce row of set 0, each 16-byte row
 // broadcast to every 128-bit lane (with per-lane counters).
 func (v vecISA) rowSetup() {
 	x := func(i int) VecPhysical { return v.regs[i] }
 	if v.avx {
-		VBROADCASTI128(sigma, x(8))
-		VBROADCASTI128(mem(rState, offKey), x(9))
-		VBROADCASTI128(mem(rState, offKey+16), x(10))
-		VBROADCASTI128(mem(rState, offCounter), x(11))
-		VPADDD(rowLanes, x(11), x(11))
+		rowInputs([4]VecPhysical{x(8), x(9), x(10), x(11)})
 	} else {
 		MOVOU(sigma, x(8))
 		MOVOU(mem(rState, offKey), x(9))

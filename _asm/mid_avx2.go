@@ -105,6 +105,7 @@ const rowMaxT = 6 * 64
 func genMidAVX2() {
 	genMidAVX2Kernel(false)
 	genMidAVX2Kernel(true)
+	genOpenAheadAVX2()
 }
 
 // midStoreOps returns storeAVX2's transposition of the batch (words 0-7 in
@@ -320,21 +321,7 @@ func genMidAVX2Kernel(open bool) {
 			MOVQ(f.src, rSrc)
 			MOVQ(f.dst, rDst)
 			run(midStoreOps(spill, func(blk, half int) []func() {
-				return []func(){func() {
-					o := 64*blk + 32*half
-					xor, next := newLabel("xor"), newLabel("next")
-					CMPQ(tF64, U8(blk))
-					JA(LabelRef(xor))
-					JB(LabelRef(next))
-					MOVQ(tFin, RCX)
-					VPXOR(mem(RCX, 32*half), Y12, Y12)
-					VMOVDQU(Y12, mem(RCX, 32*half))
-					JMP(LabelRef(next))
-					Label(xor)
-					VPXOR(mem(rSrc, o), Y12, Y12)
-					VMOVDQU(Y12, mem(rDst, o))
-					Label(next)
-				}}
+				return []func(){func() { lastBlockStore(Y12, blk, half, tF64, tFin) }}
 			}))
 		}
 		CMPQ(f.n, U8(1))
@@ -416,11 +403,7 @@ func genMidAVX2Kernel(open bool) {
 			}
 			return
 		}
-		VBROADCASTI128(sigma, in[0])
-		VBROADCASTI128(mem(rState, offKey), in[1])
-		VBROADCASTI128(mem(rState, offKey+16), in[2])
-		VBROADCASTI128(mem(rState, offCounter), in[3])
-		VPADDD(rowLanes, in[3], in[3])
+		rowInputs([4]VecPhysical(in[:4]))
 		VPADDD(rowStep2, in[3], in[4])
 		for i, q := range sets() {
 			for j := 0; j < 4; j++ {
@@ -568,40 +551,9 @@ func genMidAVX2Kernel(open bool) {
 	// r^1 as the first power.
 	clamp := func() {
 		Comment("Clamp r (RFC 8439, Section 2.5); s1 = r1 + r1>>2; r^1 as the first power.")
-		MOVQ(U64(0x0FFFFFFC0FFFFFFF), RDX)
-		ANDQ(RDX, R8)
-		MOVQ(U64(0x0FFFFFFC0FFFFFFC), RDX)
-		ANDQ(RDX, R9)
-		MOVQ(R8, f.r)
-		MOVQ(R8, f.pow)
-		MOVQ(R9, f.r.Offset(8))
-		MOVQ(R9, f.pow.Offset(8))
-		MOVQ(U32(0), f.r.Offset(16))
-		MOVQ(U32(0), f.pow.Offset(16))
-		MOVQ(R9, RDX)
-		SHRQ(U8(2), RDX)
-		ADDQ(R9, RDX)
-		MOVQ(RDX, f.s1)
+		clampR(R8, R9, RDX)
+		storeR(f)
 	}
-	absorbAD := func() {
-		Comment("h = the padded additional data: whole blocks, then the padded tail.")
-		for _, r := range avx2ChainA {
-			XORL(r.As32(), r.As32())
-		}
-		for _, p := range []string{"ad", "adTail"} {
-			Load(Param(p).Base(), avx2Ptr)
-			Load(Param(p).Len(), RSI)
-			SHRQ(U8(4), RSI)
-			JZ(LabelRef(lbl(p + "_done")))
-			Label(lbl(p + "_loop"))
-			run(polyBlockOps(f, avx2Tmp, avx2Ptr, avx2ChainA, 0))
-			ADDQ(U8(16), avx2Ptr)
-			DECQ(RSI)
-			JNZ(LabelRef(lbl(p + "_loop")))
-			Label(lbl(p + "_done"))
-		}
-	}
-
 	// Batch 0: the key block and the first 448 bytes; no MAC work.
 	load()
 	MOVQ(U32(10), RSI)
@@ -624,7 +576,7 @@ func genMidAVX2Kernel(open bool) {
 	MOVQ(Mem{Base: RCX, Disp: 8}, R9)
 	clamp()
 	advance()
-	absorbAD()
+	absorbAD(f, lbl)
 	// Batch 1: MACs batch 0's 448 bytes as one chain of 28 blocks (five
 	// per two double rounds, three after the rounds).
 	Label(lbl("b1"))
@@ -871,6 +823,64 @@ func genMidAVX2Kernel(open bool) {
 	RET()
 
 	rowBatch()
+}
+
+// lastBlockStore stores half half of block blk of a last batch, in y: a
+// whole block (blk < tF64, the count of whole blocks) XORed with src (SI)
+// into dst (DI), the partial one (blk == tF64) XORed into the 64 bytes at
+// tFin, the blocks after it nowhere. It uses CX.
+func lastBlockStore(y VecPhysical, blk, half int, tF64, tFin Mem) {
+	o := 64*blk + 32*half
+	xor, next := newLabel("xor"), newLabel("next")
+	CMPQ(tF64, U8(blk))
+	JA(LabelRef(xor))
+	JB(LabelRef(next))
+	MOVQ(tFin, RCX)
+	VPXOR(mem(RCX, 32*half), y, y)
+	VMOVDQU(y, mem(RCX, 32*half))
+	JMP(LabelRef(next))
+	Label(xor)
+	VPXOR(mem(rSrc, o), y, y)
+	VMOVDQU(y, mem(rDst, o))
+	Label(next)
+}
+
+// storeR stores the clamped r (R8, R9: its two 64-bit halves) to f.r and
+// f.pow (r^1, the first power, as three limbs) and s1 = r1 + r1>>2 to
+// f.s1, with DX.
+func storeR(f stitchedFrame) {
+	MOVQ(R8, f.r)
+	MOVQ(R8, f.pow)
+	MOVQ(R9, f.r.Offset(8))
+	MOVQ(R9, f.pow.Offset(8))
+	MOVQ(U32(0), f.r.Offset(16))
+	MOVQ(U32(0), f.pow.Offset(16))
+	MOVQ(R9, RDX)
+	SHRQ(U8(2), RDX)
+	ADDQ(R9, RDX)
+	MOVQ(RDX, f.s1)
+}
+
+// absorbAD sets h (avx2ChainA) to the MAC of the padded additional data:
+// its whole 16-byte blocks (parameter ad), then the padded tail (adTail,
+// 0 or 16 bytes), block by block (short: QUIC and TLS headers).
+func absorbAD(f stitchedFrame, lbl func(string) string) {
+	Comment("h = the padded additional data: whole blocks, then the padded tail.")
+	for _, r := range avx2ChainA {
+		XORL(r.As32(), r.As32())
+	}
+	for _, p := range []string{"ad", "adTail"} {
+		Load(Param(p).Base(), avx2Ptr)
+		Load(Param(p).Len(), RSI)
+		SHRQ(U8(4), RSI)
+		JZ(LabelRef(lbl(p + "_done")))
+		Label(lbl(p + "_loop"))
+		run(polyBlockOps(f, avx2Tmp, avx2Ptr, avx2ChainA, 0))
+		ADDQ(U8(16), avx2Ptr)
+		DECQ(RSI)
+		JNZ(LabelRef(lbl(p + "_loop")))
+		Label(lbl(p + "_done"))
+	}
 }
 
 // tail emits the MAC of the tail (after the last batch; h in R8-R10): the

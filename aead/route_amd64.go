@@ -57,6 +57,13 @@ func pick(n, adLen int, open bool) aeadasm.Kernel {
 		(n <= 15*64 && adLen <= 256 || n > aeadasm.MidAVX512SmallMax && n <= aeadasm.MidAVX512Max && adLen <= 512):
 		return aeadasm.MidAVX512
 
+	// AVX2, an Open of 961 bytes to 8 KiB where the core takes the
+	// key-first Opens (openFirstMin > 0): the kernel that computes the key
+	// block first and MACs each batch's ciphertext in that batch, where
+	// aheadWins says it beats the mid-size kernel.
+	case open && !avx512 && openFirstMin > 0 && n < 8192 && aheadWins(n) && k.Has(aeadasm.OpenAheadAVX2) && !midAVX2Off:
+		return aeadasm.OpenAheadAVX2
+
 	// AVX2: every Seal from 449 bytes on (faster than the separate passes
 	// and than the stitched loop at every size measured up to 16 KiB). An
 	// Open below 1 KiB, and below 8 KiB unless the length is within 64
@@ -141,10 +148,26 @@ func x86AEAD() cpuid.X86AEAD {
 }
 
 // openFirstMin is the shortest Open that takes OpenFirstAVX2 on this core,
-// or 0 for none (internal/cpuid's X86AEAD.OpenFirstMin); a variable for
-// the tests.
+// or 0 for none (internal/cpuid's X86AEAD.OpenFirstMin), which also turns
+// OpenAheadAVX2 off; a variable for the tests.
 var openFirstMin = x86AEAD().OpenFirstMin
 
-// midAVX2Off makes pick skip the mid-size AVX2 kernel (tests compare it
-// with the stitched loop).
+// midAVX2Off makes pick skip the mid-size AVX2 kernels, MidAVX2 and
+// OpenAheadAVX2 (tests compare them with the stitched loop).
 var midAVX2Off = false
+
+// aheadWins reports whether an AVX2 Open of n bytes (961 <= n < 8192)
+// takes aeadasm.OpenAheadAVX2 rather than MidAVX2. Both run 8-block
+// batches; the mid-size kernel's first batch holds the key block and
+// covers 448 message bytes, the other computes the key block with the
+// first 64 bytes alone (a latency-bound row set) and then 512 per batch.
+// It wins where that takes one batch fewer (a third of the lengths), and
+// from 1760 bytes also where the counts are equal, except with 65-223
+// bytes past a multiple of 512, where the mid-size kernel's last batch has
+// three to five blocks (AMD Zen 4 with AVX-512 off, bench/README.md, "AVX2
+// Open: the key block first"; at 1120-1472 bytes, equal counts, the
+// mid-size kernel is 3-5% faster).
+func aheadWins(n int) bool {
+	fewer := (n-64+511)/512 < (n+64+511)/512
+	return n > 960 && (fewer || n >= 1760 && n%512 >= 224)
+}

@@ -320,3 +320,32 @@ func TestOpenFirstRoutes(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenAheadRoutes: with the AVX2 kernels forced and a core that takes
+// the key-first Opens, an Open of 577 bytes to 8 KiB takes OpenAheadAVX2
+// exactly where aheadWins says, and every length around the batch
+// boundaries opens as x/crypto's does, in place too, and zeroes dst when
+// forged.
+func TestOpenAheadRoutes(t *testing.T) {
+	forceMidAVX2(t)
+	defer func(f int) { openFirstMin = f }(openFirstMin)
+	ours, ref, nonce := routeAEADs(12)
+	for _, first := range []int{0, 321} {
+		openFirstMin = first
+		for n := aeadasm.OpenFirstAVX2Max + 1; n < 8300; n++ {
+			k := pick(n, 13, true)
+			if want := first > 0 && n < 8192 && aheadWins(n); (k == aeadasm.OpenAheadAVX2) != want {
+				t.Fatalf("openFirstMin %d, n=%d: route %v", first, n, k)
+			}
+			if d := (n + 64) % 512; n > 2300 && d > 2 && d < 510 && (n-64)%512 > 2 && (n-64)%512 < 510 && n%64 != 0 && n%64 != 1 && n%64 != 63 {
+				continue
+			}
+			pt := make([]byte, n)
+			for i := range pt {
+				pt[i] = byte(n ^ i)
+			}
+			nonce[1] = byte(n)
+			checkRoute(t, ours, ref, nonce, pt, make([]byte, 13), fmt.Sprintf("openFirstMin %d", first))
+		}
+	}
+}

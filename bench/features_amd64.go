@@ -77,7 +77,7 @@ func cpuDetails() map[string]string {
 	}
 	avx2 := fmt.Sprintf("with the AVX2 kernels, small kernels up to %d bytes", r.SmallMaxAVX2)
 	if r.OpenFirstMin > 0 {
-		avx2 += fmt.Sprintf(" and Opens of %d-%d bytes the key block first, then the MAC beside the rounds of the rest", r.OpenFirstMin, aeadasm.OpenFirstAVX2Max)
+		avx2 += fmt.Sprintf(" and Opens of %d-%d bytes the key block first, then the MAC beside the rounds of the rest (from 961 bytes to 8 KiB, where that takes fewer batches than the mid-size kernel or from 1760 bytes, the key block first and each batch MACing its own ciphertext)", r.OpenFirstMin, aeadasm.OpenFirstAVX2Max)
 	}
 	mac := "Poly1305 of the separate passes: the widest vector path"
 	if m := cpuid.X86Poly1305For(c).AVX2Min; m > 0 {

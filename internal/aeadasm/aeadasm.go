@@ -25,6 +25,8 @@
 //     rest;
 //   - mid-size AVX2 (mid_avx2_amd64.go): messages from [MidAVX2Min] bytes in
 //     8-block batches, each batch's ciphertext MACed during the next one;
+//     and for Opens from [OpenAheadAVX2Min] bytes [OpenAheadAVX2], the key
+//     block first and then 8-block batches that MAC their own ciphertext;
 //   - mid-size AVX-512 (mid_avx512_amd64.go): [MidAVX512Min] to
 //     [MidAVX512Max] bytes in two batches, the MAC in IFMA lanes;
 //   - stitched (stitched_amd64.go): whole [Batch]-byte batches of 16 blocks
@@ -74,6 +76,10 @@ const (
 	// first, then the MAC beside the rounds of the rest, up to
 	// OpenFirstAVX2Max bytes and SmallADMax of additional data.
 	OpenFirstAVX2
+	// OpenAheadAVX2 is an Open kernel only (Seal panics): the key block
+	// first, then 8-block batches that MAC their own ciphertext during
+	// their rounds, from OpenAheadAVX2Min bytes.
+	OpenAheadAVX2
 )
 
 // A Set is the kernels that can run, one bit per Kernel.
@@ -106,6 +112,9 @@ const (
 	// blocks after the key block.
 	OpenFirstAVX2Max = 9 * 64
 
+	// OpenAheadAVX2Min is the shortest message of OpenAheadAVX2: the
+	// first 64 bytes come with the key block, whole.
+	OpenAheadAVX2Min = 64 + 1
 	// MidAVX2Min is the shortest message of the mid-size AVX2 kernels:
 	// with the key block, at least two 8-block batches.
 	MidAVX2Min = 7*64 + 1

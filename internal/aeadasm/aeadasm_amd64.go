@@ -60,7 +60,7 @@ func Available() Set {
 		s |= 1 << StitchedIFMA
 	}
 	if useAVX2 {
-		s |= 1<<StitchedAVX2 | 1<<MidAVX2
+		s |= 1<<StitchedAVX2 | 1<<MidAVX2 | 1<<OpenAheadAVX2
 	}
 	if useAVX512 || useAVX2 {
 		s |= 1<<SmallAVX2 | 1<<OpenFirstAVX2
@@ -119,6 +119,8 @@ func Open(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]b
 			ok = openMidAVX512(&s, dst, src, ad, tag)
 		case MidAVX2:
 			ok = openMidAVX2(&s, dst, src, ad, tag)
+		case OpenAheadAVX2:
+			ok = openAhead(&s, dst, src, ad, tag)
 		case StitchedAVX512, StitchedIFMA, StitchedAVX2:
 			ok = openStitched(k, &s, dst, src, ad, tag)
 		default:

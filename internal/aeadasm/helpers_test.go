@@ -31,3 +31,17 @@ func randState(r *rand.Rand) State {
 	s.Counter = r.Uint32()
 	return s
 }
+
+// randFill returns k random bytes from r, or k bytes of fill if fill is
+// not 0.
+func randFill(r *rand.Rand, k int, fill byte) []byte {
+	b := make([]byte, k)
+	for i := range b {
+		if fill != 0 {
+			b[i] = fill
+		} else {
+			b[i] = byte(r.Uint32())
+		}
+	}
+	return b
+}

@@ -34,17 +34,7 @@ func needMidAVX2(t testing.TB) {
 // every output. inPlace: dst == src.
 func midCase(t *testing.T, open bool, r *rand.Rand, s0 State, n, off, adLen int, inPlace bool, fill byte) {
 	t.Helper()
-	rnd := func(k int) []byte {
-		b := make([]byte, k)
-		for i := range b {
-			if fill != 0 {
-				b[i] = fill
-			} else {
-				b[i] = byte(r.Uint32())
-			}
-		}
-		return b
-	}
+	rnd := func(k int) []byte { return randFill(r, k, fill) }
 	const guard = 0x5a
 	buf := bytes.Repeat([]byte{guard}, n+off+64)
 	msg := rnd(n)

@@ -64,17 +64,7 @@ func needStitched(t *testing.T, name string, available bool) {
 func stitchCase(t *testing.T, k Kernel, r *rand.Rand, s0 State, key *[32]byte, prefix []byte, batches, off, mode int, fill byte) {
 	t.Helper()
 	n := batches * MACBatch
-	rnd := func(k int) []byte {
-		b := make([]byte, k)
-		for i := range b {
-			if fill != 0 {
-				b[i] = fill
-			} else {
-				b[i] = byte(r.Uint32())
-			}
-		}
-		return b
-	}
+	rnd := func(k int) []byte { return randFill(r, k, fill) }
 	const guard = 0x5a
 	buf := bytes.Repeat([]byte{guard}, n+off+64)
 	var dst, src, mac []byte

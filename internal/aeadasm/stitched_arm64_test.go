@@ -52,16 +52,7 @@ func eachLoop(t *testing.T, f func(t *testing.T, k Kernel, asm loopAsm)) {
 func neonCase(t *testing.T, asm loopAsm, r *rand.Rand, s0 State, key *[32]byte, prefix []byte, batches, off, mode int, fill byte) {
 	t.Helper()
 	n := batches * NEONBatch
-	rnd := func(k int) []byte {
-		b := make([]byte, k)
-		for i := range b {
-			b[i] = fill
-			if fill == 0 {
-				b[i] = byte(r.Uint32())
-			}
-		}
-		return b
-	}
+	rnd := func(k int) []byte { return randFill(r, k, fill) }
 	const guard = 0x5a
 	buf := bytes.Repeat([]byte{guard}, NEONBatch+n+off+64)
 	// whole is the reference over the first batch too (modes 2 and 3).

@@ -164,7 +164,10 @@ type X86AEAD struct {
 	// level with the three-set small kernel; Open of 448 bytes 274 against
 	// 357 ns, x/crypto 289). Cores not measured take it from 321, as
 	// x/crypto does; the measured cores without AVX2 measurements of it
-	// (Zen 1, Zen 5, Sapphire Rapids) keep their routes.
+	// (Zen 1, Zen 5, Sapphire Rapids) keep their routes. It also gates the
+	// longer key-first Open, aeadasm.OpenAheadAVX2 (from 961 bytes where
+	// it needs fewer batches than the mid-size kernel; on Zen 4 with
+	// AVX-512 off, Open of 1000-2500 bytes 7-17% faster).
 	OpenFirstMin int
 
 	// Prold selects the small kernels whose rounds rotate with VPROLD
