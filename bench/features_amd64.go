@@ -73,7 +73,7 @@ func cpuDetails() map[string]string {
 		mid = fmt.Sprintf("%d-960 bytes (additional data up to 256) and %d-%d (up to 512): the mid-size kernel, two keystream batches and the MAC in IFMA lanes in one call (an Open in place through a copy of the ciphertext)",
 			aeadasm.MidAVX512Min, aeadasm.MidAVX512SmallMax+1, aeadasm.MidAVX512Max)
 	case set.Has(aeadasm.MidAVX2):
-		mid = "from 449 bytes: the mid-size AVX2 kernel for every Seal and for Opens below 8 KiB, except those 0-63 bytes past a multiple of 1 KiB from 1 KiB on"
+		mid = "from 449 bytes: the mid-size AVX2 kernel for every Seal and for the Opens below 8 KiB that the key-first kernel below does not take, except those 0-63 bytes past a multiple of 1 KiB from 1 KiB on"
 	}
 	avx2 := fmt.Sprintf("with the AVX2 kernels, small kernels up to %d bytes", r.SmallMaxAVX2)
 	if r.OpenFirstMin > 0 {
