@@ -25,10 +25,11 @@ import (
 // code is this module's and reuses the mid-size kernels' pieces.
 //
 //  1. Blocks 0 and 1 (counters s.Counter, +1), one row set. r and s from
-//     block 0; r^16 by four squarings; h = the padded additional data (ad:
+//     block 0; h = the padded additional data (ad:
 //     whole blocks, adTail: 0 or 16 bytes) and the first 64 bytes of src;
 //     then dst[0:64] = src[0:64] ^ block 1. The out-of-order core runs
-//     this integer work beside the start of the first batch.
+//     this integer work beside the start of the first batch, whose first
+//     two double rounds also compute r^16 (four squarings).
 //  2. (len(src)-64)/512 batches of xorBlocksAVX2's transposed 8-block
 //     batch, counters from s.Counter+2: during the rounds the batch's own
 //     32 MAC blocks, as two chains of 16 (A from h, B from 0); then the
@@ -119,8 +120,6 @@ func genOpenAheadAVX2() {
 	VPERM2I128(U8(0x31), Y3, Y2, Y13)
 	clampR(R8, R9, RDX)
 	storeR(f)
-	Comment("r^16: four squarings (independent of h: the core overlaps them).")
-	run(r16Ops(f.pow))
 
 	step := func(ptr GPPhysical) { run(polyBlockOps(f, avx2Tmp, ptr, avx2ChainA, 0)) }
 	// macLoop absorbs the count (in RSI, set by the caller; flags from its
@@ -163,10 +162,43 @@ func genOpenAheadAVX2() {
 		}
 	}
 
+	// The joins below need r^16. Computed before the first batch, its
+	// four dependent squarings delay the batch's start (bench/README.md,
+	// "r^16 inside the first batch"); so they run in the first batch's
+	// first two double rounds, in registers the chains do not use until
+	// then (h stays in R8-R10), and the batch's MAC steps in the other
+	// eight, four of each chain per two.
+	// batchEnd adds the input state, stores the batch with the join
+	// h = hA·r^16 + hB merged in, and moves on a batch (its flags: zero
+	// after the last).
+	batchEnd := func() {
+		avx2AddState(x, slot, spill)
+		Comment("Stores, with h = hA·r^16 + hB.")
+		MOVQ(f.src, rSrc)
+		MOVQ(f.dst, rDst)
+		merge(midStoreOps(spill, xorStore), mulGeneralOps(avx2ChainA, avx2JoinP, R15, RAX, f.pow))
+		avx2NextBatch(f)
+	}
+
 	Comment("The 8-block batches: each MACs its own 32 blocks as chains A and B",
-		"during its rounds, then stores, joining the chains.")
+		"during its rounds, then stores, joining the chains. The first also",
+		"computes r^16 in its first two double rounds.")
 	CMPQ(f.n, U8(0))
 	JE(LabelRef(lbl("last")))
+	avx2LoadBatch(f.state, x, slot, spill)
+	merge(dr2(), r16OpsWith(f.pow, avx2ChainB, [5]GPPhysical{RCX, R14, RDI, RSI, RBP}, R15, RAX))
+	for _, r := range avx2ChainB {
+		XORL(r.As32(), r.As32())
+	}
+	MOVQ(f.src, avx2Ptr)
+	MOVQ(U32(4), RSI)
+	Label(lbl("first_rounds"))
+	merge(dr2(), append(avx2ChainsAB(f, []int{0, 1, 2, 3}), func() { LEAQ(mem(avx2Ptr, 64), avx2Ptr) }))
+	DECQ(RSI)
+	JNZ(LabelRef(lbl("first_rounds")))
+	batchEnd()
+	JZ(LabelRef(lbl("last")))
+
 	Label(lbl("loop"))
 	avx2LoadBatch(f.state, x, slot, spill)
 	for _, r := range avx2ChainB {
@@ -179,12 +211,7 @@ func genOpenAheadAVX2() {
 	DECQ(RSI)
 	JNZ(LabelRef(lbl("loop_rounds")))
 	run(avx2ChainsAB(f, []int{0}))
-	avx2AddState(x, slot, spill)
-	Comment("Stores, with h = hA·r^16 + hB.")
-	MOVQ(f.src, rSrc)
-	MOVQ(f.dst, rDst)
-	merge(midStoreOps(spill, xorStore), mulGeneralOps(avx2ChainA, avx2JoinP, R15, RAX, f.pow))
-	avx2NextBatch(f)
+	batchEnd()
 	JNZ(LabelRef(lbl("loop")))
 
 	// condA is one conditional MAC step of the last batch: a block at

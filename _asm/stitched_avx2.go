@@ -201,17 +201,21 @@ func avx2AddState(x func(int) VecPhysical, slot, spill func(int) Mem) {
 // r16Ops returns the operations that raise the value at pow (r, three
 // 64-bit limbs) to r^16 in place: four squarings by mulGeneralOps, in the
 // AVX2 stitched loops' registers (chain A, the join's, R15, AX).
-func r16Ops(pow Mem) []func() {
+func r16Ops(pow Mem) []func() { return r16OpsWith(pow, avx2ChainA, avx2JoinP, R15, RAX) }
+
+// r16OpsWith is r16Ops in the registers given: mulGeneralOps' a, p, lo
+// and hi (and DX).
+func r16OpsWith(pow Mem, a [3]GPPhysical, p [5]GPPhysical, lo, hi GPPhysical) []func() {
 	var ops []func()
 	for i := 0; i < 4; i++ {
 		for j := 0; j < 3; j++ {
 			ops = append(ops,
-				func() { MOVQ(pow.Offset(8*j), avx2ChainA[j]) },
-				func() { XORL(avx2JoinP[j].As32(), avx2JoinP[j].As32()) })
+				func() { MOVQ(pow.Offset(8*j), a[j]) },
+				func() { XORL(p[j].As32(), p[j].As32()) })
 		}
-		ops = append(ops, mulGeneralOps(avx2ChainA, avx2JoinP, R15, RAX, pow)...)
+		ops = append(ops, mulGeneralOps(a, p, lo, hi, pow)...)
 		for j := 0; j < 3; j++ {
-			ops = append(ops, func() { MOVQ(avx2ChainA[j], pow.Offset(8*j)) })
+			ops = append(ops, func() { MOVQ(a[j], pow.Offset(8*j)) })
 		}
 	}
 	return ops

@@ -14516,292 +14516,6 @@ oa_key_rounds:
 	ADDQ       R9, DX
 	MOVQ       DX, 856(SP)
 
-	// r^16: four squarings (independent of h: the core overlaps them).
-	MOVQ  864(SP), R8
-	XORL  R11, R11
-	MOVQ  872(SP), R9
-	XORL  R12, R12
-	MOVQ  880(SP), R10
-	XORL  R13, R13
-	XORL  CX, CX
-	XORL  R14, R14
-	MOVQ  R8, DX
-	MULXQ 864(SP), R15, AX
-	ADDQ  R15, R11
-	ADCQ  AX, R12
-	ADCQ  $0x00, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R12
-	ADCQ  AX, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MOVQ  R9, DX
-	MULXQ 864(SP), R15, AX
-	ADDQ  R15, R12
-	ADCQ  AX, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, CX
-	ADCQ  AX, R14
-	MOVQ  R10, DX
-	MULXQ 864(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, CX
-	ADCQ  AX, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, R14
-	MOVQ  R11, R8
-	MOVQ  R12, R9
-	MOVQ  R13, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R13
-	ADDQ  R13, R8
-	ADCQ  CX, R9
-	ADCQ  R14, R10
-	SHRQ  $0x02, CX, R13
-	SHRQ  $0x02, R14, CX
-	SHRQ  $0x02, R14
-	ADDQ  R13, R8
-	ADCQ  CX, R9
-	ADCQ  R14, R10
-	MOVQ  R10, R15
-	SHRQ  $0x02, R15
-	ANDQ  $0x03, R10
-	LEAQ  (R15)(R15*4), AX
-	ADDQ  AX, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	MOVQ  R8, 864(SP)
-	MOVQ  R9, 872(SP)
-	MOVQ  R10, 880(SP)
-	MOVQ  864(SP), R8
-	XORL  R11, R11
-	MOVQ  872(SP), R9
-	XORL  R12, R12
-	MOVQ  880(SP), R10
-	XORL  R13, R13
-	XORL  CX, CX
-	XORL  R14, R14
-	MOVQ  R8, DX
-	MULXQ 864(SP), R15, AX
-	ADDQ  R15, R11
-	ADCQ  AX, R12
-	ADCQ  $0x00, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R12
-	ADCQ  AX, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MOVQ  R9, DX
-	MULXQ 864(SP), R15, AX
-	ADDQ  R15, R12
-	ADCQ  AX, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, CX
-	ADCQ  AX, R14
-	MOVQ  R10, DX
-	MULXQ 864(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, CX
-	ADCQ  AX, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, R14
-	MOVQ  R11, R8
-	MOVQ  R12, R9
-	MOVQ  R13, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R13
-	ADDQ  R13, R8
-	ADCQ  CX, R9
-	ADCQ  R14, R10
-	SHRQ  $0x02, CX, R13
-	SHRQ  $0x02, R14, CX
-	SHRQ  $0x02, R14
-	ADDQ  R13, R8
-	ADCQ  CX, R9
-	ADCQ  R14, R10
-	MOVQ  R10, R15
-	SHRQ  $0x02, R15
-	ANDQ  $0x03, R10
-	LEAQ  (R15)(R15*4), AX
-	ADDQ  AX, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	MOVQ  R8, 864(SP)
-	MOVQ  R9, 872(SP)
-	MOVQ  R10, 880(SP)
-	MOVQ  864(SP), R8
-	XORL  R11, R11
-	MOVQ  872(SP), R9
-	XORL  R12, R12
-	MOVQ  880(SP), R10
-	XORL  R13, R13
-	XORL  CX, CX
-	XORL  R14, R14
-	MOVQ  R8, DX
-	MULXQ 864(SP), R15, AX
-	ADDQ  R15, R11
-	ADCQ  AX, R12
-	ADCQ  $0x00, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R12
-	ADCQ  AX, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MOVQ  R9, DX
-	MULXQ 864(SP), R15, AX
-	ADDQ  R15, R12
-	ADCQ  AX, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, CX
-	ADCQ  AX, R14
-	MOVQ  R10, DX
-	MULXQ 864(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, CX
-	ADCQ  AX, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, R14
-	MOVQ  R11, R8
-	MOVQ  R12, R9
-	MOVQ  R13, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R13
-	ADDQ  R13, R8
-	ADCQ  CX, R9
-	ADCQ  R14, R10
-	SHRQ  $0x02, CX, R13
-	SHRQ  $0x02, R14, CX
-	SHRQ  $0x02, R14
-	ADDQ  R13, R8
-	ADCQ  CX, R9
-	ADCQ  R14, R10
-	MOVQ  R10, R15
-	SHRQ  $0x02, R15
-	ANDQ  $0x03, R10
-	LEAQ  (R15)(R15*4), AX
-	ADDQ  AX, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	MOVQ  R8, 864(SP)
-	MOVQ  R9, 872(SP)
-	MOVQ  R10, 880(SP)
-	MOVQ  864(SP), R8
-	XORL  R11, R11
-	MOVQ  872(SP), R9
-	XORL  R12, R12
-	MOVQ  880(SP), R10
-	XORL  R13, R13
-	XORL  CX, CX
-	XORL  R14, R14
-	MOVQ  R8, DX
-	MULXQ 864(SP), R15, AX
-	ADDQ  R15, R11
-	ADCQ  AX, R12
-	ADCQ  $0x00, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R12
-	ADCQ  AX, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MOVQ  R9, DX
-	MULXQ 864(SP), R15, AX
-	ADDQ  R15, R12
-	ADCQ  AX, R13
-	ADCQ  $0x00, CX
-	ADCQ  $0x00, R14
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, CX
-	ADCQ  AX, R14
-	MOVQ  R10, DX
-	MULXQ 864(SP), R15, AX
-	ADDQ  R15, R13
-	ADCQ  AX, CX
-	ADCQ  $0x00, R14
-	MULXQ 872(SP), R15, AX
-	ADDQ  R15, CX
-	ADCQ  AX, R14
-	MULXQ 880(SP), R15, AX
-	ADDQ  R15, R14
-	MOVQ  R11, R8
-	MOVQ  R12, R9
-	MOVQ  R13, R10
-	ANDQ  $0x03, R10
-	ANDQ  $-4, R13
-	ADDQ  R13, R8
-	ADCQ  CX, R9
-	ADCQ  R14, R10
-	SHRQ  $0x02, CX, R13
-	SHRQ  $0x02, R14, CX
-	SHRQ  $0x02, R14
-	ADDQ  R13, R8
-	ADCQ  CX, R9
-	ADCQ  R14, R10
-	MOVQ  R10, R15
-	SHRQ  $0x02, R15
-	ANDQ  $0x03, R10
-	LEAQ  (R15)(R15*4), AX
-	ADDQ  AX, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	MOVQ  R8, 864(SP)
-	MOVQ  R9, 872(SP)
-	MOVQ  R10, 880(SP)
-
 	// h = the padded additional data: whole blocks, then the padded tail.
 	XORL R8, R8
 	XORL R9, R9
@@ -15048,9 +14762,1293 @@ oa_adTail_done:
 	VMOVDQU      Y0, 480(BX)
 
 	// The 8-block batches: each MACs its own 32 blocks as chains A and B
-	// during its rounds, then stores, joining the chains.
+	// during its rounds, then stores, joining the chains. The first also
+	// computes r^16 in its first two double rounds.
 	CMPQ 824(SP), $0x00
 	JE   oa_last
+
+	// Counters s.Counter+0 ... s.Counter+7, one per lane.
+	MOVQ         800(SP), AX
+	VPBROADCASTD 32(AX), Y12
+	VPADDD       iota16<>+0(SB), Y12, Y12
+	VMOVDQU      Y12, 384(BX)
+	VMOVDQU      (BX), Y0
+	VMOVDQU      32(BX), Y1
+	VMOVDQU      64(BX), Y2
+	VMOVDQU      96(BX), Y3
+	VMOVDQU      128(BX), Y4
+	VMOVDQU      160(BX), Y5
+	VMOVDQU      192(BX), Y6
+	VMOVDQU      224(BX), Y7
+	VMOVDQU      256(BX), Y8
+	VMOVDQU      288(BX), Y9
+	VMOVDQU      320(BX), Y10
+	VMOVDQU      Y10, 576(BX)
+	VMOVDQU      352(BX), Y11
+	VMOVDQU      Y11, 608(BX)
+	VMOVDQU      416(BX), Y13
+	VMOVDQU      448(BX), Y14
+	VMOVDQU      480(BX), Y15
+	VPADDD       Y4, Y0, Y0
+	MOVQ         864(SP), R11
+	XORL         CX, CX
+	VPADDD       Y5, Y1, Y1
+	MOVQ         872(SP), R12
+	VPXOR        Y0, Y12, Y12
+	XORL         R14, R14
+	VPXOR        Y1, Y13, Y13
+	MOVQ         880(SP), R13
+	VPSHUFB      rol16<>+0(SB), Y12, Y12
+	XORL         DI, DI
+	VPSHUFB      rol16<>+0(SB), Y13, Y13
+	XORL         SI, SI
+	VPADDD       Y12, Y8, Y8
+	XORL         BP, BP
+	VPADDD       Y13, Y9, Y9
+	MOVQ         R11, DX
+	VPXOR        Y8, Y4, Y4
+	MULXQ        864(SP), R15, AX
+	VPXOR        Y9, Y5, Y5
+	ADDQ         R15, CX
+	VPSLLD       $0x0c, Y4, Y10
+	ADCQ         AX, R14
+	VPSLLD       $0x0c, Y5, Y11
+	ADCQ         $0x00, DI
+	VPSRLD       $0x14, Y4, Y4
+	ADCQ         $0x00, SI
+	VPSRLD       $0x14, Y5, Y5
+	ADCQ         $0x00, BP
+	VPXOR        Y10, Y4, Y4
+	MULXQ        872(SP), R15, AX
+	VPXOR        Y11, Y5, Y5
+	ADDQ         R15, R14
+	VPADDD       Y4, Y0, Y0
+	ADCQ         AX, DI
+	VPADDD       Y5, Y1, Y1
+	ADCQ         $0x00, SI
+	VPXOR        Y0, Y12, Y12
+	ADCQ         $0x00, BP
+	VPXOR        Y1, Y13, Y13
+	MULXQ        880(SP), R15, AX
+	VPSHUFB      rol8<>+0(SB), Y12, Y12
+	ADDQ         R15, DI
+	VPSHUFB      rol8<>+0(SB), Y13, Y13
+	ADCQ         AX, SI
+	VPADDD       Y12, Y8, Y8
+	ADCQ         $0x00, BP
+	MOVQ         R12, DX
+	VPADDD       Y13, Y9, Y9
+	MULXQ        864(SP), R15, AX
+	VPXOR        Y8, Y4, Y4
+	ADDQ         R15, R14
+	VPXOR        Y9, Y5, Y5
+	ADCQ         AX, DI
+	VPSLLD       $0x07, Y4, Y10
+	ADCQ         $0x00, SI
+	VPSLLD       $0x07, Y5, Y11
+	ADCQ         $0x00, BP
+	VPSRLD       $0x19, Y4, Y4
+	MULXQ        872(SP), R15, AX
+	VPSRLD       $0x19, Y5, Y5
+	ADDQ         R15, DI
+	VPXOR        Y10, Y4, Y4
+	ADCQ         AX, SI
+	VPXOR        Y11, Y5, Y5
+	ADCQ         $0x00, BP
+	VMOVDQU      Y8, 512(BX)
+	MULXQ        880(SP), R15, AX
+	VMOVDQU      Y9, 544(BX)
+	ADDQ         R15, SI
+	VMOVDQU      576(BX), Y8
+	ADCQ         AX, BP
+	VMOVDQU      608(BX), Y9
+	MOVQ         R13, DX
+	VPADDD       Y6, Y2, Y2
+	MULXQ        864(SP), R15, AX
+	VPADDD       Y7, Y3, Y3
+	ADDQ         R15, DI
+	VPXOR        Y2, Y14, Y14
+	ADCQ         AX, SI
+	VPXOR        Y3, Y15, Y15
+	ADCQ         $0x00, BP
+	VPSHUFB      rol16<>+0(SB), Y14, Y14
+	MULXQ        872(SP), R15, AX
+	VPSHUFB      rol16<>+0(SB), Y15, Y15
+	ADDQ         R15, SI
+	VPADDD       Y14, Y8, Y8
+	ADCQ         AX, BP
+	VPADDD       Y15, Y9, Y9
+	MULXQ        880(SP), R15, AX
+	VPXOR        Y8, Y6, Y6
+	ADDQ         R15, BP
+	VPXOR        Y9, Y7, Y7
+	MOVQ         CX, R11
+	MOVQ         R14, R12
+	VPSLLD       $0x0c, Y6, Y10
+	MOVQ         DI, R13
+	VPSLLD       $0x0c, Y7, Y11
+	ANDQ         $0x03, R13
+	VPSRLD       $0x14, Y6, Y6
+	ANDQ         $-4, DI
+	VPSRLD       $0x14, Y7, Y7
+	ADDQ         DI, R11
+	VPXOR        Y10, Y6, Y6
+	ADCQ         SI, R12
+	VPXOR        Y11, Y7, Y7
+	ADCQ         BP, R13
+	VPADDD       Y6, Y2, Y2
+	SHRQ         $0x02, SI, DI
+	VPADDD       Y7, Y3, Y3
+	SHRQ         $0x02, BP, SI
+	VPXOR        Y2, Y14, Y14
+	SHRQ         $0x02, BP
+	VPXOR        Y3, Y15, Y15
+	ADDQ         DI, R11
+	VPSHUFB      rol8<>+0(SB), Y14, Y14
+	ADCQ         SI, R12
+	VPSHUFB      rol8<>+0(SB), Y15, Y15
+	ADCQ         BP, R13
+	VPADDD       Y14, Y8, Y8
+	MOVQ         R13, R15
+	VPADDD       Y15, Y9, Y9
+	SHRQ         $0x02, R15
+	VPXOR        Y8, Y6, Y6
+	ANDQ         $0x03, R13
+	VPXOR        Y9, Y7, Y7
+	LEAQ         (R15)(R15*4), AX
+	VPSLLD       $0x07, Y6, Y10
+	ADDQ         AX, R11
+	VPSLLD       $0x07, Y7, Y11
+	ADCQ         $0x00, R12
+	VPSRLD       $0x19, Y6, Y6
+	ADCQ         $0x00, R13
+	VPSRLD       $0x19, Y7, Y7
+	MOVQ         R11, 864(SP)
+	VPXOR        Y10, Y6, Y6
+	MOVQ         R12, 872(SP)
+	VPXOR        Y11, Y7, Y7
+	MOVQ         R13, 880(SP)
+	VPADDD       Y5, Y0, Y0
+	MOVQ         864(SP), R11
+	XORL         CX, CX
+	VPADDD       Y6, Y1, Y1
+	MOVQ         872(SP), R12
+	VPXOR        Y0, Y15, Y15
+	XORL         R14, R14
+	VPXOR        Y1, Y12, Y12
+	MOVQ         880(SP), R13
+	VPSHUFB      rol16<>+0(SB), Y15, Y15
+	XORL         DI, DI
+	VPSHUFB      rol16<>+0(SB), Y12, Y12
+	XORL         SI, SI
+	VPADDD       Y15, Y8, Y8
+	XORL         BP, BP
+	VPADDD       Y12, Y9, Y9
+	MOVQ         R11, DX
+	VPXOR        Y8, Y5, Y5
+	MULXQ        864(SP), R15, AX
+	VPXOR        Y9, Y6, Y6
+	ADDQ         R15, CX
+	VPSLLD       $0x0c, Y5, Y10
+	ADCQ         AX, R14
+	VPSLLD       $0x0c, Y6, Y11
+	ADCQ         $0x00, DI
+	VPSRLD       $0x14, Y5, Y5
+	ADCQ         $0x00, SI
+	VPSRLD       $0x14, Y6, Y6
+	ADCQ         $0x00, BP
+	VPXOR        Y10, Y5, Y5
+	MULXQ        872(SP), R15, AX
+	VPXOR        Y11, Y6, Y6
+	ADDQ         R15, R14
+	VPADDD       Y5, Y0, Y0
+	ADCQ         AX, DI
+	VPADDD       Y6, Y1, Y1
+	ADCQ         $0x00, SI
+	VPXOR        Y0, Y15, Y15
+	ADCQ         $0x00, BP
+	VPXOR        Y1, Y12, Y12
+	MULXQ        880(SP), R15, AX
+	VPSHUFB      rol8<>+0(SB), Y15, Y15
+	ADDQ         R15, DI
+	VPSHUFB      rol8<>+0(SB), Y12, Y12
+	ADCQ         AX, SI
+	VPADDD       Y15, Y8, Y8
+	ADCQ         $0x00, BP
+	MOVQ         R12, DX
+	VPADDD       Y12, Y9, Y9
+	MULXQ        864(SP), R15, AX
+	VPXOR        Y8, Y5, Y5
+	ADDQ         R15, R14
+	VPXOR        Y9, Y6, Y6
+	ADCQ         AX, DI
+	VPSLLD       $0x07, Y5, Y10
+	ADCQ         $0x00, SI
+	VPSLLD       $0x07, Y6, Y11
+	ADCQ         $0x00, BP
+	VPSRLD       $0x19, Y5, Y5
+	MULXQ        872(SP), R15, AX
+	VPSRLD       $0x19, Y6, Y6
+	ADDQ         R15, DI
+	VPXOR        Y10, Y5, Y5
+	ADCQ         AX, SI
+	VPXOR        Y11, Y6, Y6
+	ADCQ         $0x00, BP
+	VMOVDQU      Y8, 576(BX)
+	MULXQ        880(SP), R15, AX
+	VMOVDQU      Y9, 608(BX)
+	ADDQ         R15, SI
+	VMOVDQU      512(BX), Y8
+	ADCQ         AX, BP
+	VMOVDQU      544(BX), Y9
+	MOVQ         R13, DX
+	VPADDD       Y7, Y2, Y2
+	MULXQ        864(SP), R15, AX
+	VPADDD       Y4, Y3, Y3
+	ADDQ         R15, DI
+	VPXOR        Y2, Y13, Y13
+	ADCQ         AX, SI
+	VPXOR        Y3, Y14, Y14
+	ADCQ         $0x00, BP
+	VPSHUFB      rol16<>+0(SB), Y13, Y13
+	MULXQ        872(SP), R15, AX
+	VPSHUFB      rol16<>+0(SB), Y14, Y14
+	ADDQ         R15, SI
+	VPADDD       Y13, Y8, Y8
+	ADCQ         AX, BP
+	VPADDD       Y14, Y9, Y9
+	MULXQ        880(SP), R15, AX
+	VPXOR        Y8, Y7, Y7
+	ADDQ         R15, BP
+	VPXOR        Y9, Y4, Y4
+	MOVQ         CX, R11
+	MOVQ         R14, R12
+	VPSLLD       $0x0c, Y7, Y10
+	MOVQ         DI, R13
+	VPSLLD       $0x0c, Y4, Y11
+	ANDQ         $0x03, R13
+	VPSRLD       $0x14, Y7, Y7
+	ANDQ         $-4, DI
+	VPSRLD       $0x14, Y4, Y4
+	ADDQ         DI, R11
+	VPXOR        Y10, Y7, Y7
+	ADCQ         SI, R12
+	VPXOR        Y11, Y4, Y4
+	ADCQ         BP, R13
+	VPADDD       Y7, Y2, Y2
+	SHRQ         $0x02, SI, DI
+	VPADDD       Y4, Y3, Y3
+	SHRQ         $0x02, BP, SI
+	VPXOR        Y2, Y13, Y13
+	SHRQ         $0x02, BP
+	VPXOR        Y3, Y14, Y14
+	ADDQ         DI, R11
+	VPSHUFB      rol8<>+0(SB), Y13, Y13
+	ADCQ         SI, R12
+	VPSHUFB      rol8<>+0(SB), Y14, Y14
+	ADCQ         BP, R13
+	VPADDD       Y13, Y8, Y8
+	MOVQ         R13, R15
+	VPADDD       Y14, Y9, Y9
+	SHRQ         $0x02, R15
+	VPXOR        Y8, Y7, Y7
+	ANDQ         $0x03, R13
+	VPXOR        Y9, Y4, Y4
+	LEAQ         (R15)(R15*4), AX
+	VPSLLD       $0x07, Y7, Y10
+	ADDQ         AX, R11
+	VPSLLD       $0x07, Y4, Y11
+	ADCQ         $0x00, R12
+	VPSRLD       $0x19, Y7, Y7
+	ADCQ         $0x00, R13
+	VPSRLD       $0x19, Y4, Y4
+	MOVQ         R11, 864(SP)
+	VPXOR        Y10, Y7, Y7
+	MOVQ         R12, 872(SP)
+	VPXOR        Y11, Y4, Y4
+	MOVQ         R13, 880(SP)
+	VPADDD       Y4, Y0, Y0
+	MOVQ         864(SP), R11
+	XORL         CX, CX
+	VPADDD       Y5, Y1, Y1
+	MOVQ         872(SP), R12
+	VPXOR        Y0, Y12, Y12
+	XORL         R14, R14
+	VPXOR        Y1, Y13, Y13
+	MOVQ         880(SP), R13
+	VPSHUFB      rol16<>+0(SB), Y12, Y12
+	XORL         DI, DI
+	VPSHUFB      rol16<>+0(SB), Y13, Y13
+	XORL         SI, SI
+	VPADDD       Y12, Y8, Y8
+	XORL         BP, BP
+	VPADDD       Y13, Y9, Y9
+	MOVQ         R11, DX
+	VPXOR        Y8, Y4, Y4
+	MULXQ        864(SP), R15, AX
+	VPXOR        Y9, Y5, Y5
+	ADDQ         R15, CX
+	VPSLLD       $0x0c, Y4, Y10
+	ADCQ         AX, R14
+	VPSLLD       $0x0c, Y5, Y11
+	ADCQ         $0x00, DI
+	VPSRLD       $0x14, Y4, Y4
+	ADCQ         $0x00, SI
+	VPSRLD       $0x14, Y5, Y5
+	ADCQ         $0x00, BP
+	VPXOR        Y10, Y4, Y4
+	MULXQ        872(SP), R15, AX
+	VPXOR        Y11, Y5, Y5
+	ADDQ         R15, R14
+	VPADDD       Y4, Y0, Y0
+	ADCQ         AX, DI
+	VPADDD       Y5, Y1, Y1
+	ADCQ         $0x00, SI
+	VPXOR        Y0, Y12, Y12
+	ADCQ         $0x00, BP
+	VPXOR        Y1, Y13, Y13
+	MULXQ        880(SP), R15, AX
+	VPSHUFB      rol8<>+0(SB), Y12, Y12
+	ADDQ         R15, DI
+	VPSHUFB      rol8<>+0(SB), Y13, Y13
+	ADCQ         AX, SI
+	VPADDD       Y12, Y8, Y8
+	ADCQ         $0x00, BP
+	MOVQ         R12, DX
+	VPADDD       Y13, Y9, Y9
+	MULXQ        864(SP), R15, AX
+	VPXOR        Y8, Y4, Y4
+	ADDQ         R15, R14
+	VPXOR        Y9, Y5, Y5
+	ADCQ         AX, DI
+	VPSLLD       $0x07, Y4, Y10
+	ADCQ         $0x00, SI
+	VPSLLD       $0x07, Y5, Y11
+	ADCQ         $0x00, BP
+	VPSRLD       $0x19, Y4, Y4
+	MULXQ        872(SP), R15, AX
+	VPSRLD       $0x19, Y5, Y5
+	ADDQ         R15, DI
+	VPXOR        Y10, Y4, Y4
+	ADCQ         AX, SI
+	VPXOR        Y11, Y5, Y5
+	ADCQ         $0x00, BP
+	VMOVDQU      Y8, 512(BX)
+	MULXQ        880(SP), R15, AX
+	VMOVDQU      Y9, 544(BX)
+	ADDQ         R15, SI
+	VMOVDQU      576(BX), Y8
+	ADCQ         AX, BP
+	VMOVDQU      608(BX), Y9
+	MOVQ         R13, DX
+	VPADDD       Y6, Y2, Y2
+	MULXQ        864(SP), R15, AX
+	VPADDD       Y7, Y3, Y3
+	ADDQ         R15, DI
+	VPXOR        Y2, Y14, Y14
+	ADCQ         AX, SI
+	VPXOR        Y3, Y15, Y15
+	ADCQ         $0x00, BP
+	VPSHUFB      rol16<>+0(SB), Y14, Y14
+	MULXQ        872(SP), R15, AX
+	VPSHUFB      rol16<>+0(SB), Y15, Y15
+	ADDQ         R15, SI
+	VPADDD       Y14, Y8, Y8
+	ADCQ         AX, BP
+	VPADDD       Y15, Y9, Y9
+	MULXQ        880(SP), R15, AX
+	VPXOR        Y8, Y6, Y6
+	ADDQ         R15, BP
+	VPXOR        Y9, Y7, Y7
+	MOVQ         CX, R11
+	MOVQ         R14, R12
+	VPSLLD       $0x0c, Y6, Y10
+	MOVQ         DI, R13
+	VPSLLD       $0x0c, Y7, Y11
+	ANDQ         $0x03, R13
+	VPSRLD       $0x14, Y6, Y6
+	ANDQ         $-4, DI
+	VPSRLD       $0x14, Y7, Y7
+	ADDQ         DI, R11
+	VPXOR        Y10, Y6, Y6
+	ADCQ         SI, R12
+	VPXOR        Y11, Y7, Y7
+	ADCQ         BP, R13
+	VPADDD       Y6, Y2, Y2
+	SHRQ         $0x02, SI, DI
+	VPADDD       Y7, Y3, Y3
+	SHRQ         $0x02, BP, SI
+	VPXOR        Y2, Y14, Y14
+	SHRQ         $0x02, BP
+	VPXOR        Y3, Y15, Y15
+	ADDQ         DI, R11
+	VPSHUFB      rol8<>+0(SB), Y14, Y14
+	ADCQ         SI, R12
+	VPSHUFB      rol8<>+0(SB), Y15, Y15
+	ADCQ         BP, R13
+	VPADDD       Y14, Y8, Y8
+	MOVQ         R13, R15
+	VPADDD       Y15, Y9, Y9
+	SHRQ         $0x02, R15
+	VPXOR        Y8, Y6, Y6
+	ANDQ         $0x03, R13
+	VPXOR        Y9, Y7, Y7
+	LEAQ         (R15)(R15*4), AX
+	VPSLLD       $0x07, Y6, Y10
+	ADDQ         AX, R11
+	VPSLLD       $0x07, Y7, Y11
+	ADCQ         $0x00, R12
+	VPSRLD       $0x19, Y6, Y6
+	ADCQ         $0x00, R13
+	VPSRLD       $0x19, Y7, Y7
+	MOVQ         R11, 864(SP)
+	VPXOR        Y10, Y6, Y6
+	MOVQ         R12, 872(SP)
+	VPXOR        Y11, Y7, Y7
+	MOVQ         R13, 880(SP)
+	VPADDD       Y5, Y0, Y0
+	MOVQ         864(SP), R11
+	XORL         CX, CX
+	VPADDD       Y6, Y1, Y1
+	MOVQ         872(SP), R12
+	VPXOR        Y0, Y15, Y15
+	XORL         R14, R14
+	VPXOR        Y1, Y12, Y12
+	MOVQ         880(SP), R13
+	VPSHUFB      rol16<>+0(SB), Y15, Y15
+	XORL         DI, DI
+	VPSHUFB      rol16<>+0(SB), Y12, Y12
+	XORL         SI, SI
+	VPADDD       Y15, Y8, Y8
+	XORL         BP, BP
+	VPADDD       Y12, Y9, Y9
+	MOVQ         R11, DX
+	VPXOR        Y8, Y5, Y5
+	MULXQ        864(SP), R15, AX
+	VPXOR        Y9, Y6, Y6
+	ADDQ         R15, CX
+	VPSLLD       $0x0c, Y5, Y10
+	ADCQ         AX, R14
+	VPSLLD       $0x0c, Y6, Y11
+	ADCQ         $0x00, DI
+	VPSRLD       $0x14, Y5, Y5
+	ADCQ         $0x00, SI
+	VPSRLD       $0x14, Y6, Y6
+	ADCQ         $0x00, BP
+	VPXOR        Y10, Y5, Y5
+	MULXQ        872(SP), R15, AX
+	VPXOR        Y11, Y6, Y6
+	ADDQ         R15, R14
+	VPADDD       Y5, Y0, Y0
+	ADCQ         AX, DI
+	VPADDD       Y6, Y1, Y1
+	ADCQ         $0x00, SI
+	VPXOR        Y0, Y15, Y15
+	ADCQ         $0x00, BP
+	VPXOR        Y1, Y12, Y12
+	MULXQ        880(SP), R15, AX
+	VPSHUFB      rol8<>+0(SB), Y15, Y15
+	ADDQ         R15, DI
+	VPSHUFB      rol8<>+0(SB), Y12, Y12
+	ADCQ         AX, SI
+	VPADDD       Y15, Y8, Y8
+	ADCQ         $0x00, BP
+	MOVQ         R12, DX
+	VPADDD       Y12, Y9, Y9
+	MULXQ        864(SP), R15, AX
+	VPXOR        Y8, Y5, Y5
+	ADDQ         R15, R14
+	VPXOR        Y9, Y6, Y6
+	ADCQ         AX, DI
+	VPSLLD       $0x07, Y5, Y10
+	ADCQ         $0x00, SI
+	VPSLLD       $0x07, Y6, Y11
+	ADCQ         $0x00, BP
+	VPSRLD       $0x19, Y5, Y5
+	MULXQ        872(SP), R15, AX
+	VPSRLD       $0x19, Y6, Y6
+	ADDQ         R15, DI
+	VPXOR        Y10, Y5, Y5
+	ADCQ         AX, SI
+	VPXOR        Y11, Y6, Y6
+	ADCQ         $0x00, BP
+	VMOVDQU      Y8, 576(BX)
+	MULXQ        880(SP), R15, AX
+	VMOVDQU      Y9, 608(BX)
+	ADDQ         R15, SI
+	VMOVDQU      512(BX), Y8
+	ADCQ         AX, BP
+	VMOVDQU      544(BX), Y9
+	MOVQ         R13, DX
+	VPADDD       Y7, Y2, Y2
+	MULXQ        864(SP), R15, AX
+	VPADDD       Y4, Y3, Y3
+	ADDQ         R15, DI
+	VPXOR        Y2, Y13, Y13
+	ADCQ         AX, SI
+	VPXOR        Y3, Y14, Y14
+	ADCQ         $0x00, BP
+	VPSHUFB      rol16<>+0(SB), Y13, Y13
+	MULXQ        872(SP), R15, AX
+	VPSHUFB      rol16<>+0(SB), Y14, Y14
+	ADDQ         R15, SI
+	VPADDD       Y13, Y8, Y8
+	ADCQ         AX, BP
+	VPADDD       Y14, Y9, Y9
+	MULXQ        880(SP), R15, AX
+	VPXOR        Y8, Y7, Y7
+	ADDQ         R15, BP
+	VPXOR        Y9, Y4, Y4
+	MOVQ         CX, R11
+	MOVQ         R14, R12
+	VPSLLD       $0x0c, Y7, Y10
+	MOVQ         DI, R13
+	VPSLLD       $0x0c, Y4, Y11
+	ANDQ         $0x03, R13
+	VPSRLD       $0x14, Y7, Y7
+	ANDQ         $-4, DI
+	VPSRLD       $0x14, Y4, Y4
+	ADDQ         DI, R11
+	VPXOR        Y10, Y7, Y7
+	ADCQ         SI, R12
+	VPXOR        Y11, Y4, Y4
+	ADCQ         BP, R13
+	VPADDD       Y7, Y2, Y2
+	SHRQ         $0x02, SI, DI
+	VPADDD       Y4, Y3, Y3
+	SHRQ         $0x02, BP, SI
+	VPXOR        Y2, Y13, Y13
+	SHRQ         $0x02, BP
+	VPXOR        Y3, Y14, Y14
+	ADDQ         DI, R11
+	VPSHUFB      rol8<>+0(SB), Y13, Y13
+	ADCQ         SI, R12
+	VPSHUFB      rol8<>+0(SB), Y14, Y14
+	ADCQ         BP, R13
+	VPADDD       Y13, Y8, Y8
+	MOVQ         R13, R15
+	VPADDD       Y14, Y9, Y9
+	SHRQ         $0x02, R15
+	VPXOR        Y8, Y7, Y7
+	ANDQ         $0x03, R13
+	VPXOR        Y9, Y4, Y4
+	LEAQ         (R15)(R15*4), AX
+	VPSLLD       $0x07, Y7, Y10
+	ADDQ         AX, R11
+	VPSLLD       $0x07, Y4, Y11
+	ADCQ         $0x00, R12
+	VPSRLD       $0x19, Y7, Y7
+	ADCQ         $0x00, R13
+	VPSRLD       $0x19, Y4, Y4
+	MOVQ         R11, 864(SP)
+	VPXOR        Y10, Y7, Y7
+	MOVQ         R12, 872(SP)
+	VPXOR        Y11, Y4, Y4
+	MOVQ         R13, 880(SP)
+	XORL         R11, R11
+	XORL         R12, R12
+	XORL         R13, R13
+	MOVQ         808(SP), R15
+	MOVQ         $0x00000004, SI
+
+oa_first_rounds:
+	VPADDD  Y4, Y0, Y0
+	ADDQ    (R15), R8
+	VPADDD  Y5, Y1, Y1
+	ADCQ    8(R15), R9
+	VPXOR   Y0, Y12, Y12
+	ADCQ    $0x01, R10
+	VPXOR   Y1, Y13, Y13
+	MOVQ    R8, DX
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	MULXQ   832(SP), AX, CX
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	MULXQ   840(SP), R8, R14
+	VPADDD  Y12, Y8, Y8
+	VPADDD  Y13, Y9, Y9
+	MOVQ    R9, DX
+	VPXOR   Y8, Y4, Y4
+	MULXQ   856(SP), DI, R9
+	VPXOR   Y9, Y5, Y5
+	ADDQ    DI, AX
+	VPSLLD  $0x0c, Y4, Y10
+	ADCQ    R9, CX
+	VPSLLD  $0x0c, Y5, Y11
+	MULXQ   832(SP), DI, R9
+	VPSRLD  $0x14, Y4, Y4
+	ADDQ    DI, R8
+	VPSRLD  $0x14, Y5, Y5
+	VPXOR   Y10, Y4, Y4
+	ADCQ    R9, R14
+	VPXOR   Y11, Y5, Y5
+	MOVQ    R10, DI
+	VPADDD  Y4, Y0, Y0
+	IMULQ   856(SP), DI
+	VPADDD  Y5, Y1, Y1
+	IMULQ   832(SP), R10
+	VPXOR   Y0, Y12, Y12
+	ADDQ    DI, R8
+	VPXOR   Y1, Y13, Y13
+	ADCQ    $0x00, R14
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	ADDQ    CX, R8
+	VPADDD  Y12, Y8, Y8
+	ADCQ    R10, R14
+	VPADDD  Y13, Y9, Y9
+	MOVQ    R8, R9
+	VPXOR   Y8, Y4, Y4
+	MOVQ    AX, R8
+	VPXOR   Y9, Y5, Y5
+	MOVQ    R14, R10
+	VPSLLD  $0x07, Y4, Y10
+	SHRQ    $0x02, R14
+	VPSLLD  $0x07, Y5, Y11
+	VPSRLD  $0x19, Y4, Y4
+	ANDQ    $0x03, R10
+	VPSRLD  $0x19, Y5, Y5
+	LEAQ    (R14)(R14*4), R14
+	VPXOR   Y10, Y4, Y4
+	ADDQ    R14, R8
+	VPXOR   Y11, Y5, Y5
+	ADCQ    $0x00, R9
+	VMOVDQU Y8, 512(BX)
+	ADCQ    $0x00, R10
+	VMOVDQU Y9, 544(BX)
+	ADDQ    256(R15), R11
+	VMOVDQU 576(BX), Y8
+	VMOVDQU 608(BX), Y9
+	ADCQ    264(R15), R12
+	VPADDD  Y6, Y2, Y2
+	ADCQ    $0x01, R13
+	VPADDD  Y7, Y3, Y3
+	MOVQ    R11, DX
+	VPXOR   Y2, Y14, Y14
+	MULXQ   832(SP), AX, CX
+	VPXOR   Y3, Y15, Y15
+	MULXQ   840(SP), R11, R14
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	MOVQ    R12, DX
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	VPADDD  Y14, Y8, Y8
+	MULXQ   856(SP), DI, R12
+	VPADDD  Y15, Y9, Y9
+	ADDQ    DI, AX
+	VPXOR   Y8, Y6, Y6
+	ADCQ    R12, CX
+	VPXOR   Y9, Y7, Y7
+	MULXQ   832(SP), DI, R12
+	VPSLLD  $0x0c, Y6, Y10
+	ADDQ    DI, R11
+	VPSLLD  $0x0c, Y7, Y11
+	ADCQ    R12, R14
+	VPSRLD  $0x14, Y6, Y6
+	VPSRLD  $0x14, Y7, Y7
+	MOVQ    R13, DI
+	VPXOR   Y10, Y6, Y6
+	IMULQ   856(SP), DI
+	VPXOR   Y11, Y7, Y7
+	IMULQ   832(SP), R13
+	VPADDD  Y6, Y2, Y2
+	ADDQ    DI, R11
+	VPADDD  Y7, Y3, Y3
+	ADCQ    $0x00, R14
+	VPXOR   Y2, Y14, Y14
+	ADDQ    CX, R11
+	VPXOR   Y3, Y15, Y15
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	ADCQ    R13, R14
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	MOVQ    R11, R12
+	VPADDD  Y14, Y8, Y8
+	MOVQ    AX, R11
+	VPADDD  Y15, Y9, Y9
+	MOVQ    R14, R13
+	VPXOR   Y8, Y6, Y6
+	SHRQ    $0x02, R14
+	VPXOR   Y9, Y7, Y7
+	ANDQ    $0x03, R13
+	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $0x07, Y7, Y11
+	LEAQ    (R14)(R14*4), R14
+	VPSRLD  $0x19, Y6, Y6
+	ADDQ    R14, R11
+	VPSRLD  $0x19, Y7, Y7
+	ADCQ    $0x00, R12
+	VPXOR   Y10, Y6, Y6
+	ADCQ    $0x00, R13
+	VPXOR   Y11, Y7, Y7
+	ADDQ    16(R15), R8
+	VPADDD  Y5, Y0, Y0
+	ADCQ    24(R15), R9
+	VPADDD  Y6, Y1, Y1
+	VPXOR   Y0, Y15, Y15
+	ADCQ    $0x01, R10
+	VPXOR   Y1, Y12, Y12
+	MOVQ    R8, DX
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	MULXQ   832(SP), AX, CX
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	MULXQ   840(SP), R8, R14
+	VPADDD  Y15, Y8, Y8
+	MOVQ    R9, DX
+	VPADDD  Y12, Y9, Y9
+	MULXQ   856(SP), DI, R9
+	VPXOR   Y8, Y5, Y5
+	VPXOR   Y9, Y6, Y6
+	ADDQ    DI, AX
+	VPSLLD  $0x0c, Y5, Y10
+	ADCQ    R9, CX
+	VPSLLD  $0x0c, Y6, Y11
+	MULXQ   832(SP), DI, R9
+	VPSRLD  $0x14, Y5, Y5
+	ADDQ    DI, R8
+	VPSRLD  $0x14, Y6, Y6
+	ADCQ    R9, R14
+	VPXOR   Y10, Y5, Y5
+	MOVQ    R10, DI
+	VPXOR   Y11, Y6, Y6
+	VPADDD  Y5, Y0, Y0
+	IMULQ   856(SP), DI
+	VPADDD  Y6, Y1, Y1
+	IMULQ   832(SP), R10
+	VPXOR   Y0, Y15, Y15
+	ADDQ    DI, R8
+	VPXOR   Y1, Y12, Y12
+	ADCQ    $0x00, R14
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	ADDQ    CX, R8
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	ADCQ    R10, R14
+	VPADDD  Y15, Y8, Y8
+	VPADDD  Y12, Y9, Y9
+	MOVQ    R8, R9
+	VPXOR   Y8, Y5, Y5
+	MOVQ    AX, R8
+	VPXOR   Y9, Y6, Y6
+	MOVQ    R14, R10
+	VPSLLD  $0x07, Y5, Y10
+	SHRQ    $0x02, R14
+	VPSLLD  $0x07, Y6, Y11
+	ANDQ    $0x03, R10
+	VPSRLD  $0x19, Y5, Y5
+	LEAQ    (R14)(R14*4), R14
+	VPSRLD  $0x19, Y6, Y6
+	VPXOR   Y10, Y5, Y5
+	ADDQ    R14, R8
+	VPXOR   Y11, Y6, Y6
+	ADCQ    $0x00, R9
+	VMOVDQU Y8, 576(BX)
+	ADCQ    $0x00, R10
+	VMOVDQU Y9, 608(BX)
+	ADDQ    272(R15), R11
+	VMOVDQU 512(BX), Y8
+	ADCQ    280(R15), R12
+	VMOVDQU 544(BX), Y9
+	ADCQ    $0x01, R13
+	VPADDD  Y7, Y2, Y2
+	VPADDD  Y4, Y3, Y3
+	MOVQ    R11, DX
+	VPXOR   Y2, Y13, Y13
+	MULXQ   832(SP), AX, CX
+	VPXOR   Y3, Y14, Y14
+	MULXQ   840(SP), R11, R14
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	MOVQ    R12, DX
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	MULXQ   856(SP), DI, R12
+	VPADDD  Y13, Y8, Y8
+	ADDQ    DI, AX
+	VPADDD  Y14, Y9, Y9
+	VPXOR   Y8, Y7, Y7
+	ADCQ    R12, CX
+	VPXOR   Y9, Y4, Y4
+	MULXQ   832(SP), DI, R12
+	VPSLLD  $0x0c, Y7, Y10
+	ADDQ    DI, R11
+	VPSLLD  $0x0c, Y4, Y11
+	ADCQ    R12, R14
+	VPSRLD  $0x14, Y7, Y7
+	MOVQ    R13, DI
+	VPSRLD  $0x14, Y4, Y4
+	IMULQ   856(SP), DI
+	VPXOR   Y10, Y7, Y7
+	VPXOR   Y11, Y4, Y4
+	IMULQ   832(SP), R13
+	VPADDD  Y7, Y2, Y2
+	ADDQ    DI, R11
+	VPADDD  Y4, Y3, Y3
+	ADCQ    $0x00, R14
+	VPXOR   Y2, Y13, Y13
+	ADDQ    CX, R11
+	VPXOR   Y3, Y14, Y14
+	ADCQ    R13, R14
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	MOVQ    R11, R12
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	VPADDD  Y13, Y8, Y8
+	MOVQ    AX, R11
+	VPADDD  Y14, Y9, Y9
+	MOVQ    R14, R13
+	VPXOR   Y8, Y7, Y7
+	SHRQ    $0x02, R14
+	VPXOR   Y9, Y4, Y4
+	ANDQ    $0x03, R13
+	VPSLLD  $0x07, Y7, Y10
+	LEAQ    (R14)(R14*4), R14
+	VPSLLD  $0x07, Y4, Y11
+	ADDQ    R14, R11
+	VPSRLD  $0x19, Y7, Y7
+	VPSRLD  $0x19, Y4, Y4
+	ADCQ    $0x00, R12
+	VPXOR   Y10, Y7, Y7
+	ADCQ    $0x00, R13
+	VPXOR   Y11, Y4, Y4
+	ADDQ    32(R15), R8
+	VPADDD  Y4, Y0, Y0
+	ADCQ    40(R15), R9
+	VPADDD  Y5, Y1, Y1
+	ADCQ    $0x01, R10
+	VPXOR   Y0, Y12, Y12
+	MOVQ    R8, DX
+	VPXOR   Y1, Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	MULXQ   832(SP), AX, CX
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	MULXQ   840(SP), R8, R14
+	VPADDD  Y12, Y8, Y8
+	MOVQ    R9, DX
+	VPADDD  Y13, Y9, Y9
+	MULXQ   856(SP), DI, R9
+	VPXOR   Y8, Y4, Y4
+	ADDQ    DI, AX
+	VPXOR   Y9, Y5, Y5
+	ADCQ    R9, CX
+	VPSLLD  $0x0c, Y4, Y10
+	VPSLLD  $0x0c, Y5, Y11
+	MULXQ   832(SP), DI, R9
+	VPSRLD  $0x14, Y4, Y4
+	ADDQ    DI, R8
+	VPSRLD  $0x14, Y5, Y5
+	ADCQ    R9, R14
+	VPXOR   Y10, Y4, Y4
+	MOVQ    R10, DI
+	VPXOR   Y11, Y5, Y5
+	IMULQ   856(SP), DI
+	VPADDD  Y4, Y0, Y0
+	IMULQ   832(SP), R10
+	VPADDD  Y5, Y1, Y1
+	VPXOR   Y0, Y12, Y12
+	ADDQ    DI, R8
+	VPXOR   Y1, Y13, Y13
+	ADCQ    $0x00, R14
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	ADDQ    CX, R8
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	ADCQ    R10, R14
+	VPADDD  Y12, Y8, Y8
+	MOVQ    R8, R9
+	VPADDD  Y13, Y9, Y9
+	MOVQ    AX, R8
+	VPXOR   Y8, Y4, Y4
+	VPXOR   Y9, Y5, Y5
+	MOVQ    R14, R10
+	VPSLLD  $0x07, Y4, Y10
+	SHRQ    $0x02, R14
+	VPSLLD  $0x07, Y5, Y11
+	ANDQ    $0x03, R10
+	VPSRLD  $0x19, Y4, Y4
+	LEAQ    (R14)(R14*4), R14
+	VPSRLD  $0x19, Y5, Y5
+	ADDQ    R14, R8
+	VPXOR   Y10, Y4, Y4
+	ADCQ    $0x00, R9
+	VPXOR   Y11, Y5, Y5
+	VMOVDQU Y8, 512(BX)
+	ADCQ    $0x00, R10
+	VMOVDQU Y9, 544(BX)
+	ADDQ    288(R15), R11
+	VMOVDQU 576(BX), Y8
+	ADCQ    296(R15), R12
+	VMOVDQU 608(BX), Y9
+	ADCQ    $0x01, R13
+	VPADDD  Y6, Y2, Y2
+	MOVQ    R11, DX
+	VPADDD  Y7, Y3, Y3
+	MULXQ   832(SP), AX, CX
+	VPXOR   Y2, Y14, Y14
+	VPXOR   Y3, Y15, Y15
+	MULXQ   840(SP), R11, R14
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	MOVQ    R12, DX
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	MULXQ   856(SP), DI, R12
+	VPADDD  Y14, Y8, Y8
+	ADDQ    DI, AX
+	VPADDD  Y15, Y9, Y9
+	ADCQ    R12, CX
+	VPXOR   Y8, Y6, Y6
+	MULXQ   832(SP), DI, R12
+	VPXOR   Y9, Y7, Y7
+	VPSLLD  $0x0c, Y6, Y10
+	ADDQ    DI, R11
+	VPSLLD  $0x0c, Y7, Y11
+	ADCQ    R12, R14
+	VPSRLD  $0x14, Y6, Y6
+	MOVQ    R13, DI
+	VPSRLD  $0x14, Y7, Y7
+	IMULQ   856(SP), DI
+	VPXOR   Y10, Y6, Y6
+	IMULQ   832(SP), R13
+	VPXOR   Y11, Y7, Y7
+	ADDQ    DI, R11
+	VPADDD  Y6, Y2, Y2
+	VPADDD  Y7, Y3, Y3
+	ADCQ    $0x00, R14
+	VPXOR   Y2, Y14, Y14
+	ADDQ    CX, R11
+	VPXOR   Y3, Y15, Y15
+	ADCQ    R13, R14
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	MOVQ    R11, R12
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	MOVQ    AX, R11
+	VPADDD  Y14, Y8, Y8
+	MOVQ    R14, R13
+	VPADDD  Y15, Y9, Y9
+	VPXOR   Y8, Y6, Y6
+	SHRQ    $0x02, R14
+	VPXOR   Y9, Y7, Y7
+	ANDQ    $0x03, R13
+	VPSLLD  $0x07, Y6, Y10
+	LEAQ    (R14)(R14*4), R14
+	VPSLLD  $0x07, Y7, Y11
+	ADDQ    R14, R11
+	VPSRLD  $0x19, Y6, Y6
+	ADCQ    $0x00, R12
+	VPSRLD  $0x19, Y7, Y7
+	ADCQ    $0x00, R13
+	VPXOR   Y10, Y6, Y6
+	VPXOR   Y11, Y7, Y7
+	ADDQ    48(R15), R8
+	VPADDD  Y5, Y0, Y0
+	ADCQ    56(R15), R9
+	VPADDD  Y6, Y1, Y1
+	ADCQ    $0x01, R10
+	VPXOR   Y0, Y15, Y15
+	MOVQ    R8, DX
+	VPXOR   Y1, Y12, Y12
+	MULXQ   832(SP), AX, CX
+	VPSHUFB rol16<>+0(SB), Y15, Y15
+	MULXQ   840(SP), R8, R14
+	VPSHUFB rol16<>+0(SB), Y12, Y12
+	VPADDD  Y15, Y8, Y8
+	MOVQ    R9, DX
+	VPADDD  Y12, Y9, Y9
+	MULXQ   856(SP), DI, R9
+	VPXOR   Y8, Y5, Y5
+	ADDQ    DI, AX
+	VPXOR   Y9, Y6, Y6
+	ADCQ    R9, CX
+	VPSLLD  $0x0c, Y5, Y10
+	MULXQ   832(SP), DI, R9
+	VPSLLD  $0x0c, Y6, Y11
+	ADDQ    DI, R8
+	VPSRLD  $0x14, Y5, Y5
+	VPSRLD  $0x14, Y6, Y6
+	ADCQ    R9, R14
+	VPXOR   Y10, Y5, Y5
+	MOVQ    R10, DI
+	VPXOR   Y11, Y6, Y6
+	IMULQ   856(SP), DI
+	VPADDD  Y5, Y0, Y0
+	IMULQ   832(SP), R10
+	VPADDD  Y6, Y1, Y1
+	ADDQ    DI, R8
+	VPXOR   Y0, Y15, Y15
+	ADCQ    $0x00, R14
+	VPXOR   Y1, Y12, Y12
+	VPSHUFB rol8<>+0(SB), Y15, Y15
+	ADDQ    CX, R8
+	VPSHUFB rol8<>+0(SB), Y12, Y12
+	ADCQ    R10, R14
+	VPADDD  Y15, Y8, Y8
+	MOVQ    R8, R9
+	VPADDD  Y12, Y9, Y9
+	MOVQ    AX, R8
+	VPXOR   Y8, Y5, Y5
+	MOVQ    R14, R10
+	VPXOR   Y9, Y6, Y6
+	SHRQ    $0x02, R14
+	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $0x07, Y6, Y11
+	ANDQ    $0x03, R10
+	VPSRLD  $0x19, Y5, Y5
+	LEAQ    (R14)(R14*4), R14
+	VPSRLD  $0x19, Y6, Y6
+	ADDQ    R14, R8
+	VPXOR   Y10, Y5, Y5
+	ADCQ    $0x00, R9
+	VPXOR   Y11, Y6, Y6
+	ADCQ    $0x00, R10
+	VMOVDQU Y8, 576(BX)
+	ADDQ    304(R15), R11
+	VMOVDQU Y9, 608(BX)
+	VMOVDQU 512(BX), Y8
+	ADCQ    312(R15), R12
+	VMOVDQU 544(BX), Y9
+	ADCQ    $0x01, R13
+	VPADDD  Y7, Y2, Y2
+	MOVQ    R11, DX
+	VPADDD  Y4, Y3, Y3
+	MULXQ   832(SP), AX, CX
+	VPXOR   Y2, Y13, Y13
+	MULXQ   840(SP), R11, R14
+	VPXOR   Y3, Y14, Y14
+	MOVQ    R12, DX
+	VPSHUFB rol16<>+0(SB), Y13, Y13
+	VPSHUFB rol16<>+0(SB), Y14, Y14
+	MULXQ   856(SP), DI, R12
+	VPADDD  Y13, Y8, Y8
+	ADDQ    DI, AX
+	VPADDD  Y14, Y9, Y9
+	ADCQ    R12, CX
+	VPXOR   Y8, Y7, Y7
+	MULXQ   832(SP), DI, R12
+	VPXOR   Y9, Y4, Y4
+	ADDQ    DI, R11
+	VPSLLD  $0x0c, Y7, Y10
+	ADCQ    R12, R14
+	VPSLLD  $0x0c, Y4, Y11
+	VPSRLD  $0x14, Y7, Y7
+	MOVQ    R13, DI
+	VPSRLD  $0x14, Y4, Y4
+	IMULQ   856(SP), DI
+	VPXOR   Y10, Y7, Y7
+	IMULQ   832(SP), R13
+	VPXOR   Y11, Y4, Y4
+	ADDQ    DI, R11
+	VPADDD  Y7, Y2, Y2
+	ADCQ    $0x00, R14
+	VPADDD  Y4, Y3, Y3
+	ADDQ    CX, R11
+	VPXOR   Y2, Y13, Y13
+	VPXOR   Y3, Y14, Y14
+	ADCQ    R13, R14
+	VPSHUFB rol8<>+0(SB), Y13, Y13
+	MOVQ    R11, R12
+	VPSHUFB rol8<>+0(SB), Y14, Y14
+	MOVQ    AX, R11
+	VPADDD  Y13, Y8, Y8
+	MOVQ    R14, R13
+	VPADDD  Y14, Y9, Y9
+	SHRQ    $0x02, R14
+	VPXOR   Y8, Y7, Y7
+	ANDQ    $0x03, R13
+	VPXOR   Y9, Y4, Y4
+	VPSLLD  $0x07, Y7, Y10
+	LEAQ    (R14)(R14*4), R14
+	VPSLLD  $0x07, Y4, Y11
+	ADDQ    R14, R11
+	VPSRLD  $0x19, Y7, Y7
+	ADCQ    $0x00, R12
+	VPSRLD  $0x19, Y4, Y4
+	ADCQ    $0x00, R13
+	VPXOR   Y10, Y7, Y7
+	LEAQ    64(R15), R15
+	VPXOR   Y11, Y4, Y4
+	DECQ    SI
+	JNZ     oa_first_rounds
+
+	// Add the input state; words 8-15 go to the frame.
+	VPADDD  (BX), Y0, Y0
+	VPADDD  32(BX), Y1, Y1
+	VPADDD  64(BX), Y2, Y2
+	VPADDD  96(BX), Y3, Y3
+	VPADDD  128(BX), Y4, Y4
+	VPADDD  160(BX), Y5, Y5
+	VPADDD  192(BX), Y6, Y6
+	VPADDD  224(BX), Y7, Y7
+	VPADDD  256(BX), Y8, Y8
+	VMOVDQU Y8, 512(BX)
+	VPADDD  288(BX), Y9, Y9
+	VMOVDQU Y9, 544(BX)
+	VMOVDQU 576(BX), Y10
+	VPADDD  320(BX), Y10, Y10
+	VMOVDQU Y10, 576(BX)
+	VMOVDQU 608(BX), Y11
+	VPADDD  352(BX), Y11, Y11
+	VMOVDQU Y11, 608(BX)
+	VPADDD  384(BX), Y12, Y12
+	VMOVDQU Y12, 640(BX)
+	VPADDD  416(BX), Y13, Y13
+	VMOVDQU Y13, 672(BX)
+	VPADDD  448(BX), Y14, Y14
+	VMOVDQU Y14, 704(BX)
+	VPADDD  480(BX), Y15, Y15
+	VMOVDQU Y15, 736(BX)
+
+	// Stores, with h = hA·r^16 + hB.
+	MOVQ        808(SP), SI
+	MOVQ        816(SP), DI
+	VPUNPCKLDQ  Y1, Y0, Y8
+	XORL        CX, CX
+	VPUNPCKHDQ  Y1, Y0, Y9
+	XORL        R14, R14
+	VPUNPCKLDQ  Y3, Y2, Y10
+	MOVQ        R8, DX
+	VPUNPCKHDQ  Y3, Y2, Y11
+	VPUNPCKLQDQ Y10, Y8, Y0
+	MULXQ       864(SP), R15, AX
+	VPUNPCKHQDQ Y10, Y8, Y1
+	ADDQ        R15, R11
+	VPUNPCKLQDQ Y11, Y9, Y2
+	VPUNPCKHQDQ Y11, Y9, Y3
+	ADCQ        AX, R12
+	VPUNPCKLDQ  Y5, Y4, Y8
+	ADCQ        $0x00, R13
+	VPUNPCKHDQ  Y5, Y4, Y9
+	ADCQ        $0x00, CX
+	VPUNPCKLDQ  Y7, Y6, Y10
+	VPUNPCKHDQ  Y7, Y6, Y11
+	ADCQ        $0x00, R14
+	VPUNPCKLQDQ Y10, Y8, Y4
+	MULXQ       872(SP), R15, AX
+	VPUNPCKHQDQ Y10, Y8, Y5
+	VPUNPCKLQDQ Y11, Y9, Y6
+	ADDQ        R15, R12
+	VPUNPCKHQDQ Y11, Y9, Y7
+	ADCQ        AX, R13
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	VPXOR       (SI), Y12, Y12
+	ADCQ        $0x00, CX
+	VMOVDQU     Y12, (DI)
+	ADCQ        $0x00, R14
+	VPERM2I128  $0x31, Y4, Y0, Y12
+	MULXQ       880(SP), R15, AX
+	VPXOR       256(SI), Y12, Y12
+	VMOVDQU     Y12, 256(DI)
+	ADDQ        R15, R13
+	VPERM2I128  $0x20, Y5, Y1, Y12
+	ADCQ        AX, CX
+	VPXOR       64(SI), Y12, Y12
+	VMOVDQU     Y12, 64(DI)
+	ADCQ        $0x00, R14
+	VPERM2I128  $0x31, Y5, Y1, Y12
+	MOVQ        R9, DX
+	VPXOR       320(SI), Y12, Y12
+	MULXQ       864(SP), R15, AX
+	VMOVDQU     Y12, 320(DI)
+	VPERM2I128  $0x20, Y6, Y2, Y12
+	ADDQ        R15, R12
+	VPXOR       128(SI), Y12, Y12
+	ADCQ        AX, R13
+	VMOVDQU     Y12, 128(DI)
+	VPERM2I128  $0x31, Y6, Y2, Y12
+	ADCQ        $0x00, CX
+	VPXOR       384(SI), Y12, Y12
+	ADCQ        $0x00, R14
+	VMOVDQU     Y12, 384(DI)
+	VPERM2I128  $0x20, Y7, Y3, Y12
+	MULXQ       872(SP), R15, AX
+	VPXOR       192(SI), Y12, Y12
+	ADDQ        R15, R13
+	VMOVDQU     Y12, 192(DI)
+	ADCQ        AX, CX
+	VPERM2I128  $0x31, Y7, Y3, Y12
+	VPXOR       448(SI), Y12, Y12
+	ADCQ        $0x00, R14
+	VMOVDQU     Y12, 448(DI)
+	MULXQ       880(SP), R15, AX
+	VMOVDQU     512(BX), Y0
+	VMOVDQU     544(BX), Y1
+	ADDQ        R15, CX
+	VMOVDQU     576(BX), Y2
+	ADCQ        AX, R14
+	VMOVDQU     608(BX), Y3
+	VMOVDQU     640(BX), Y4
+	MOVQ        R10, DX
+	VMOVDQU     672(BX), Y5
+	MULXQ       864(SP), R15, AX
+	VMOVDQU     704(BX), Y6
+	ADDQ        R15, R13
+	VMOVDQU     736(BX), Y7
+	VPUNPCKLDQ  Y1, Y0, Y8
+	ADCQ        AX, CX
+	VPUNPCKHDQ  Y1, Y0, Y9
+	ADCQ        $0x00, R14
+	VPUNPCKLDQ  Y3, Y2, Y10
+	VPUNPCKHDQ  Y3, Y2, Y11
+	MULXQ       872(SP), R15, AX
+	VPUNPCKLQDQ Y10, Y8, Y0
+	ADDQ        R15, CX
+	VPUNPCKHQDQ Y10, Y8, Y1
+	ADCQ        AX, R14
+	VPUNPCKLQDQ Y11, Y9, Y2
+	VPUNPCKHQDQ Y11, Y9, Y3
+	MULXQ       880(SP), R15, AX
+	VPUNPCKLDQ  Y5, Y4, Y8
+	ADDQ        R15, R14
+	VPUNPCKHDQ  Y5, Y4, Y9
+	VPUNPCKLDQ  Y7, Y6, Y10
+	MOVQ        R11, R8
+	VPUNPCKHDQ  Y7, Y6, Y11
+	MOVQ        R12, R9
+	VPUNPCKLQDQ Y10, Y8, Y4
+	VPUNPCKHQDQ Y10, Y8, Y5
+	MOVQ        R13, R10
+	VPUNPCKLQDQ Y11, Y9, Y6
+	ANDQ        $0x03, R10
+	VPUNPCKHQDQ Y11, Y9, Y7
+	ANDQ        $-4, R13
+	VPERM2I128  $0x20, Y4, Y0, Y12
+	VPXOR       32(SI), Y12, Y12
+	ADDQ        R13, R8
+	VMOVDQU     Y12, 32(DI)
+	ADCQ        CX, R9
+	VPERM2I128  $0x31, Y4, Y0, Y12
+	VPXOR       288(SI), Y12, Y12
+	ADCQ        R14, R10
+	VMOVDQU     Y12, 288(DI)
+	SHRQ        $0x02, CX, R13
+	VPERM2I128  $0x20, Y5, Y1, Y12
+	SHRQ        $0x02, R14, CX
+	VPXOR       96(SI), Y12, Y12
+	VMOVDQU     Y12, 96(DI)
+	SHRQ        $0x02, R14
+	VPERM2I128  $0x31, Y5, Y1, Y12
+	ADDQ        R13, R8
+	VPXOR       352(SI), Y12, Y12
+	VMOVDQU     Y12, 352(DI)
+	ADCQ        CX, R9
+	VPERM2I128  $0x20, Y6, Y2, Y12
+	ADCQ        R14, R10
+	VPXOR       160(SI), Y12, Y12
+	VMOVDQU     Y12, 160(DI)
+	MOVQ        R10, R15
+	VPERM2I128  $0x31, Y6, Y2, Y12
+	SHRQ        $0x02, R15
+	VPXOR       416(SI), Y12, Y12
+	ANDQ        $0x03, R10
+	VMOVDQU     Y12, 416(DI)
+	VPERM2I128  $0x20, Y7, Y3, Y12
+	LEAQ        (R15)(R15*4), AX
+	VPXOR       224(SI), Y12, Y12
+	ADDQ        AX, R8
+	VMOVDQU     Y12, 224(DI)
+	VPERM2I128  $0x31, Y7, Y3, Y12
+	ADCQ        $0x00, R9
+	VPXOR       480(SI), Y12, Y12
+	ADCQ        $0x00, R10
+	VMOVDQU     Y12, 480(DI)
+	ADDQ        $0x00000200, SI
+	ADDQ        $0x00000200, DI
+	MOVQ        SI, 808(SP)
+	MOVQ        DI, 816(SP)
+	MOVQ        800(SP), AX
+	ADDL        $0x08, 32(AX)
+	DECQ        824(SP)
+	JZ          oa_last
 
 oa_loop:
 	// Counters s.Counter+0 ... s.Counter+7, one per lane.
