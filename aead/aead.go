@@ -24,9 +24,9 @@
 // (route_arm64.go). They zero the plaintext they wrote
 // before Open returns a forged message's error, so no plaintext of a forged
 // message is left in dst. On amd64, messages of up to 192 bytes (448 on
-// AMD Zen 4; with the AVX2 kernels 448 except on Zen 5 and Sapphire
-// Rapids, and Opens of 321-576 bytes where the core takes the key-first
-// kernel) take a kernel that compares the tag before it writes anything.
+// AMD Zen 4; with the AVX2 kernels 448 except on Sapphire Rapids, and
+// Opens of 321-576 bytes where the core takes the key-first kernel) take
+// a kernel that compares the tag before it writes anything.
 package aead
 
 import (

@@ -93,7 +93,7 @@ func pick(n, adLen int, open bool) aeadasm.Kernel {
 // the AVX2 small kernels on this core (internal/cpuid's X86AEADFor:
 // SmallMax, 192 bytes, the row-set kernels' limit, on most cores, 448 on
 // AMD Zen 1 and AMD Zen 4; SmallMaxAVX2, 448, the kernels' limit,
-// except on Zen 5 and Sapphire Rapids).
+// except on Sapphire Rapids).
 var (
 	smallMax     = min(x86AEAD().SmallMax, aeadasm.SmallAVX512Max)
 	smallMaxAVX2 = min(x86AEAD().SmallMaxAVX2, aeadasm.SmallAVX2Max)

@@ -153,8 +153,10 @@ type X86AEAD struct {
 	// with AVX-512 off the short path's separate passes they replace are
 	// 10-25% slower than x/crypto from 193 bytes on, the three- and
 	// four-set kernels level with it or ahead (Seal of 400 bytes: 311
-	// against 321 ns, x/crypto 298); x/crypto's AVX2 code computes short
-	// messages in the same row sets, so a core not measured takes them.
+	// against 321 ns, x/crypto 298); on AMD Zen 5 with AVX-512 off the
+	// same (Seal of 320 bytes: 288 against 323 ns, x/crypto 286).
+	// x/crypto's AVX2 code computes short messages in the same row sets,
+	// so a core not measured takes them.
 	SmallMaxAVX2 int
 
 	// OpenFirstMin is the shortest Open that takes aeadasm.OpenFirstAVX2
@@ -164,7 +166,10 @@ type X86AEAD struct {
 	// level with the three-set small kernel; Open of 448 bytes 274 against
 	// 357 ns, x/crypto 289). Cores not measured take it from 321, as
 	// x/crypto does; the measured cores without AVX2 measurements of it
-	// (Zen 1, Zen 5, Sapphire Rapids) keep their routes. It also gates the
+	// (Zen 1, Sapphire Rapids) keep their routes. On AMD Zen 5 with
+	// AVX-512 off it loses (Open of 448 bytes 353 against 330 ns in the
+	// four-set small kernel; of 1024, 573 against 523 in the mid-size
+	// kernel), so 0 there. It also gates the
 	// longer key-first Open, aeadasm.OpenAheadAVX2 (from 961 bytes where
 	// it needs fewer batches than the mid-size kernel; on Zen 4 with
 	// AVX-512 off, Open of 1000-2500 bytes 7-17% faster).
@@ -299,7 +304,7 @@ func X86AEADFor(c X86Core) X86AEAD {
 	case IntelSapphireRapids:
 		return X86AEAD{SmallMax: 192, SmallMaxAVX2: 192, Prold: true, LoopIFMA: true}
 	case AMDZen5:
-		return X86AEAD{SmallMax: 192, SmallMaxAVX2: 192, KeyScalar: true}
+		return X86AEAD{SmallMax: 192, SmallMaxAVX2: 448, KeyScalar: true}
 	case AMDZen4:
 		return X86AEAD{SmallMax: 448, SmallMaxAVX2: 448, OpenFirstMin: 321, Prold: true, ProldMin: 65}
 	case AMDZen1:
