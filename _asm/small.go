@@ -71,7 +71,9 @@ import (
 // with a mask of n bytes from midMask (so no keystream byte past the
 // message reaches memory), builds the MAC input in mac, and copies the
 // result from blk to dst (Open: only if the tag matches); then it wipes
-// blk. The rounds are the AVX2 row code's (vecISA.qr).
+// blk. The rounds are the AVX2 row code's (vecISA.qr). aeadSmallKeyScalarAVX2
+// is its one-set form (up to 64 bytes, a 12-byte nonce) with the scalar
+// block 0 beside the rounds, as aeadSmallKeyScalarAVX512 (smallkey.go).
 
 func genSmall() {
 	for _, prold := range []bool{false, true} {
@@ -79,7 +81,8 @@ func genSmall() {
 		genSmallAVX512(true, prold, false)
 	}
 	genSmallAVX512(false, false, true)
-	genSmallAVX2(midMask) // 64 bytes of 0xff, then 64 zeros
+	genSmallAVX2(midMask, false) // midMask: 64 bytes of 0xff, then 64 zeros
+	genSmallAVX2(midMask, true)
 	genSmallRowsAVX2(3, midMask)
 	genSmallRowsAVX2(4, midMask)
 }
@@ -633,38 +636,57 @@ func genSmallAVX512(two, prold, keyScalar bool) {
 	RET()
 }
 
-func genSmallAVX2(maskTail Mem) {
-	TEXT("aeadSmallAVX2", 0, "func(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)")
-	Doc("aeadSmallAVX2 seals (open == 0) or opens a message of at most 192 bytes",
-		"with at most 64 bytes of additional data in one call: see _asm/small.go.")
+func genSmallAVX2(maskTail Mem, keyScalar bool) {
+	name, max := "aeadSmallAVX2", 192
 	smallName = "small2"
+	if keyScalar {
+		name, max, smallName = "aeadSmallKeyScalarAVX2", 64, "small2ks"
+	}
+	TEXT(name, 0, "func(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)")
+	Doc(name+" seals (open == 0) or opens a message of at most "+strconv.Itoa(max)+" bytes",
+		"with at most 64 bytes of additional data in one call: see _asm/small.go.")
 	v := vecISA{name: "AVX2", width: 32, avx: true}
 	set1 := quad{Y4, Y5, Y6, Y7}
-	k := newSmallKernel(set1, Y12,
-		func() { v.qr([]quad{{Y0, Y1, Y2, Y3}}, []VecPhysical{Y13}) },
+	qr1 := func() { v.qr([]quad{{Y0, Y1, Y2, Y3}}, []VecPhysical{Y13}) }
+	k := newSmallKernel(set1, Y12, qr1,
 		func() { v.qr([]quad{{Y0, Y1, Y2, Y3}, set1}, []VecPhysical{Y13, Y14}) })
-	b := newSmallBufs(192)
+	if keyScalar {
+		// One row set; the scalar block clobbers every general-purpose
+		// register, and of them the code after the rounds needs only
+		// len(src) in CX (loadBlockArgs loads the rest).
+		k = newSmallKernel(quad{}, nil, qr1, nil)
+		k.ks = newKeyScalar(func() { Load(Param("src").Len(), RCX) })
+	}
+	b := newSmallBufs(max)
 	b.copyIn()
 
 	Load(Param("key"), RAX)
 	Load(Param("nonce").Base(), RBX)
 	Load(Param("src").Len(), RCX)
-	Comment("Blocks 0 and 1 (set 0) and, for messages over 64 bytes, 2 and 3 (set",
-		"1), row layout; the last row is the counter and the nonce's 12 bytes.")
+	if keyScalar {
+		Comment("Blocks 0 and 1 (set 0), row layout; the last row is the counter and",
+			"the nonce's 12 bytes. Block 0 also in general-purpose registers.")
+	} else {
+		Comment("Blocks 0 and 1 (set 0) and, for messages over 64 bytes, 2 and 3 (set",
+			"1), row layout; the last row is the counter and the nonce's 12 bytes.")
+	}
 	k.rows(nonce12AVX2)
 	k.blocks()
 
-	Comment("Keystream blocks 1, 2, 3 in Y8:Y9, Y10:Y11, Y12:Y13; each becomes",
-		"(blk ^ block) & the mask of its bytes of the message, and the ciphertext",
-		"(that for Seal, blk for Open) goes to mac[pa:], pa = adLen rounded up to 16.")
+	Comment("Keystream blocks 1, 2, 3 in Y8:Y9, Y10:Y11, Y12:Y13 (as many as the",
+		"kernel has); each becomes (blk ^ block) & the mask of its bytes of the",
+		"message, and the ciphertext (that for Seal, blk for Open) goes to mac[pa:],",
+		"pa = adLen rounded up to 16.")
 	VPERM2I128(U8(0x31), Y1, Y0, Y8)
 	VPERM2I128(U8(0x31), Y3, Y2, Y9)
-	VPERM2I128(U8(0x20), Y5, Y4, Y10)
-	VPERM2I128(U8(0x20), Y7, Y6, Y11)
-	VPERM2I128(U8(0x31), Y5, Y4, Y12)
-	VPERM2I128(U8(0x31), Y7, Y6, Y13)
+	if !keyScalar {
+		VPERM2I128(U8(0x20), Y5, Y4, Y10)
+		VPERM2I128(U8(0x20), Y7, Y6, Y11)
+		VPERM2I128(U8(0x31), Y5, Y4, Y12)
+		VPERM2I128(U8(0x31), Y7, Y6, Y13)
+	}
 	b.loadBlockArgs()
-	ks := [3][2]VecPhysical{{Y8, Y9}, {Y10, Y11}, {Y12, Y13}}
+	ks := [][2]VecPhysical{{Y8, Y9}, {Y10, Y11}, {Y12, Y13}}[:max/64]
 	for j, kk := range ks {
 		xorBlockAVX2(j, kk, [2]VecPhysical{Y14, Y15}, maskTail, false)
 	}
@@ -678,6 +700,9 @@ func genSmallAVX2(maskTail Mem) {
 		b.copyOut()
 	})
 	b.wipe()
+	if keyScalar {
+		k.ks.clear()
+	}
 	clearY0Y15()
 	RET()
 }

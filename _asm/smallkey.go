@@ -6,13 +6,15 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// The key-scalar small kernel (genSmallAVX512 with keyScalar):
+// The key-scalar small kernels (genSmallAVX512 and genSmallAVX2 with
+// keyScalar):
 //
 //	func aeadSmallKeyScalarAVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
+//	func aeadSmallKeyScalarAVX2(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
 //
-// is aeadSmallAVX512 (up to 64 bytes) for a 12-byte nonce with block
-// 0, the Poly1305 key, computed a second time in general-purpose registers
-// beside the vector rounds: the scalar block of xorBlockScalar, one double
+// are aeadSmallAVX512 and aeadSmallAVX2 (up to 64 bytes) for a 12-byte
+// nonce with block 0, the Poly1305 key, computed a second time in
+// general-purpose registers beside the vector rounds: the scalar block of xorBlockScalar, one double
 // round in each iteration of the vector loop, whose counter moves to the
 // frame (doubleRoundsWith). On a core whose simple vector instructions take
 // two cycles (AMD Zen 5, bench/README.md) the scalar block's chain is about

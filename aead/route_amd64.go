@@ -40,6 +40,9 @@ func pick(n, adLen int, open bool) aeadasm.Kernel {
 		}
 		return aeadasm.SmallAVX512
 	case n <= smallMaxAVX2 && adLen <= aeadasm.SmallADMax && !k.Has(aeadasm.SmallAVX512) && k.Has(aeadasm.SmallAVX2):
+		if smallKeyScalar && n <= 64 {
+			return aeadasm.SmallKeyScalarAVX2
+		}
 		return aeadasm.SmallAVX2
 
 	// Up to 448 bytes, the key block and the message in one engine call
@@ -107,10 +110,11 @@ var smallProld = x86AEAD().Prold
 // X86AEAD.ProldMin); a variable for the tests.
 var smallProldMin = x86AEAD().ProldMin
 
-// smallKeyScalar selects, up to 64 bytes, the small kernel that also
-// computes the Poly1305 key block in general-purpose registers on this core
-// (internal/cpuid's X86AEADFor; the kernel itself takes the vector key
-// block for a 24-byte nonce). A variable for the tests.
+// smallKeyScalar selects, up to 64 bytes, the small kernels (AVX-512 and
+// AVX2) that also compute the Poly1305 key block in general-purpose
+// registers on this core (internal/cpuid's X86AEADFor; the kernels
+// themselves take the vector key block for a 24-byte nonce). A variable
+// for the tests.
 var smallKeyScalar = x86AEAD().KeyScalar
 
 // stitchedIFMA selects the stitched loop with the MAC in IFMA lanes on this

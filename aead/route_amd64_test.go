@@ -105,12 +105,15 @@ func TestSmallAVX2Route(t *testing.T) {
 	if !aeadasm.Available().Has(aeadasm.SmallAVX512) {
 		t.Skip("no AVX-512 small kernels on this CPU")
 	}
-	defer func(m, m2 int) { smallMax, smallMaxAVX2 = m, m2 }(smallMax, smallMaxAVX2)
+	defer func(m, m2 int, ks bool) { smallMax, smallMaxAVX2, smallKeyScalar = m, m2, ks }(smallMax, smallMaxAVX2, smallKeyScalar)
 	smallMax, smallMaxAVX2 = aeadasm.SmallMax, aeadasm.SmallAVX2Max
-	for n := 0; n <= aeadasm.SmallAVX2Max; n++ {
-		for _, open := range []bool{false, true} {
-			if pick(n, 13, open) == aeadasm.SmallAVX2 {
-				t.Fatalf("n=%d, open %v: the AVX2 small kernel where the AVX-512 ones run", n, open)
+	for _, ks := range []bool{false, true} {
+		smallKeyScalar = ks
+		for n := 0; n <= aeadasm.SmallAVX2Max; n++ {
+			for _, open := range []bool{false, true} {
+				if k := pick(n, 13, open); k == aeadasm.SmallAVX2 || k == aeadasm.SmallKeyScalarAVX2 {
+					t.Fatalf("n=%d, open %v: an AVX2 small kernel where the AVX-512 ones run", n, open)
+				}
 			}
 		}
 	}

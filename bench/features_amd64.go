@@ -76,6 +76,9 @@ func cpuDetails() map[string]string {
 		mid = "from 449 bytes: the mid-size AVX2 kernel for every Seal and for the Opens below 8 KiB that the key-first kernel below does not take, except those 0-63 bytes past a multiple of 1 KiB from 1 KiB on"
 	}
 	avx2 := fmt.Sprintf("with the AVX2 kernels, small kernels up to %d bytes", r.SmallMaxAVX2)
+	if r.KeyScalar {
+		avx2 += " (up to 64 bytes with the key block in general-purpose registers too)"
+	}
 	if r.OpenFirstMin > 0 {
 		avx2 += fmt.Sprintf(" and Opens of %d-%d bytes the key block first, then the MAC beside the rounds of the rest (from 961 bytes to 8 KiB, where that takes fewer batches than the mid-size kernel or from 1760 bytes, the key block first and each batch MACing its own ciphertext)", r.OpenFirstMin, aeadasm.OpenFirstAVX2Max)
 	}

@@ -80,10 +80,14 @@ const (
 	// first, then 8-block batches that MAC their own ciphertext during
 	// their rounds, from OpenAheadAVX2Min bytes.
 	OpenAheadAVX2
+	// SmallKeyScalarAVX2 is SmallAVX2 with the Poly1305 key block also
+	// computed in general-purpose registers (up to 64 bytes and a 12-byte
+	// nonce; otherwise it runs SmallAVX2), as SmallKeyScalarAVX512.
+	SmallKeyScalarAVX2
 )
 
 // A Set is the kernels that can run, one bit per Kernel.
-type Set uint16
+type Set uint32
 
 // Has reports whether k is in the set.
 func (s Set) Has(k Kernel) bool { return s&(1<<k) != 0 }
@@ -103,8 +107,8 @@ const (
 	// key block in an 8-lane batch.
 	SmallAVX512Max = 7 * 64
 
-	// SmallAVX2Max is the longest message of the AVX2 small kernel
-	// (SmallAVX2), which takes up to seven blocks after the key block in
+	// SmallAVX2Max is the longest message of the AVX2 small kernels
+	// (SmallAVX2, SmallKeyScalarAVX2), which take up to seven blocks after the key block in
 	// two more functions.
 	SmallAVX2Max = 7 * 64
 

@@ -63,7 +63,7 @@ func Available() Set {
 		s |= 1<<StitchedAVX2 | 1<<MidAVX2 | 1<<OpenAheadAVX2
 	}
 	if useAVX512 || useAVX2 {
-		s |= 1<<SmallAVX2 | 1<<OpenFirstAVX2
+		s |= 1<<SmallAVX2 | 1<<SmallKeyScalarAVX2 | 1<<OpenFirstAVX2
 	}
 	return s
 }
@@ -78,7 +78,7 @@ func Available() Set {
 func Seal(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte) {
 	check(len(dst), len(src), nonce)
 	switch k {
-	case SmallAVX512, SmallProldAVX512, SmallKeyScalarAVX512, SmallAVX2:
+	case SmallAVX512, SmallProldAVX512, SmallKeyScalarAVX512, SmallAVX2, SmallKeyScalarAVX2:
 		sealSmall(k, key, nonce, dst, src, ad, tag)
 		return
 	}
@@ -107,7 +107,7 @@ func Open(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]b
 	check(len(dst), len(src), nonce)
 	var ok bool
 	switch k {
-	case SmallAVX512, SmallProldAVX512, SmallKeyScalarAVX512, SmallAVX2:
+	case SmallAVX512, SmallProldAVX512, SmallKeyScalarAVX512, SmallAVX2, SmallKeyScalarAVX2:
 		ok = openSmall(k, key, nonce, dst, src, ad, tag)
 	case OpenFirstAVX2:
 		ok = openFirst(key, nonce, dst, src, ad, tag)

@@ -14,10 +14,10 @@ var (
 
 // smallKernels are the small kernels, each tested on every CPU that can
 // run it whichever one the route prefers.
-var smallKernels = []Kernel{SmallAVX512, SmallProldAVX512, SmallKeyScalarAVX512, SmallAVX2}
+var smallKernels = []Kernel{SmallAVX512, SmallProldAVX512, SmallKeyScalarAVX512, SmallAVX2, SmallKeyScalarAVX2}
 
 func SmallAEADAvailable(k Kernel) bool {
-	if k != SmallAVX2 {
+	if !smallAVX2(k) {
 		return avx512CPU && hasBW && hasBMI2
 	}
 	return cpu.X86.HasAVX2 && hasBMI2

@@ -55,6 +55,11 @@ func aeadSmall3ProldAVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag
 //go:noescape
 func aeadSmallKeyScalarAVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
 
+// aeadSmallKeyScalarAVX2 is the same for aeadSmallAVX2, up to 64 bytes.
+//
+//go:noescape
+func aeadSmallKeyScalarAVX2(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
+
 // aeadSmall7AVX512 is the AVX-512 small kernels' function for 193 to 448
 // bytes (SmallMax < len(src) <= SmallAVX512Max): the key block and up to
 // seven message blocks in one 8-lane ymm batch (_asm/small7.go), whatever
@@ -80,15 +85,17 @@ var (
 )
 
 // small runs the small kernel k (SmallAVX512, SmallProldAVX512,
-// SmallKeyScalarAVX512 or SmallAVX2) that takes len(src) bytes and the
-// nonce.
+// SmallKeyScalarAVX512, SmallAVX2 or SmallKeyScalarAVX2) that takes
+// len(src) bytes and the nonce.
 func small(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) int {
 	switch n := len(src); {
-	case k == SmallAVX2 && n > 5*64:
+	case k == SmallKeyScalarAVX2 && len(nonce) == 12 && n <= 64:
+		return aeadSmallKeyScalarAVX2(key, nonce, dst, src, ad, tag, open)
+	case smallAVX2(k) && n > 5*64:
 		return aeadSmall7AVX2(key, nonce, dst, src, ad, tag, open)
-	case k == SmallAVX2 && n > SmallMax:
+	case smallAVX2(k) && n > SmallMax:
 		return aeadSmall5AVX2(key, nonce, dst, src, ad, tag, open)
-	case k == SmallAVX2:
+	case smallAVX2(k):
 		return aeadSmallAVX2(key, nonce, dst, src, ad, tag, open)
 	case n >= small7IFMAMin && small7IFMA:
 		return aeadSmall7IFMA(key, nonce, dst, src, ad, tag, open)
@@ -106,6 +113,9 @@ func small(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]
 	return aeadSmall3AVX512(key, nonce, dst, src, ad, tag, open)
 }
 
+// smallAVX2 reports whether k is one of the AVX2 small kernels.
+func smallAVX2(k Kernel) bool { return k == SmallAVX2 || k == SmallKeyScalarAVX2 }
+
 // sealSmall is Seal for the small kernels.
 func sealSmall(k Kernel, key *[32]byte, nonce []byte, ciphertext, plaintext, ad []byte, tag *[16]byte) {
 	checkSmall(k, len(plaintext), ad)
@@ -122,7 +132,7 @@ func openSmall(k Kernel, key *[32]byte, nonce []byte, plaintext, ciphertext, ad 
 
 func checkSmall(k Kernel, n int, ad []byte) {
 	max := SmallAVX512Max
-	if k == SmallAVX2 {
+	if smallAVX2(k) {
 		max = SmallAVX2Max
 	}
 	if n > max || len(ad) > SmallADMax {

@@ -25,7 +25,7 @@ func TestSmallAEAD(t *testing.T) {
 		for _, ifma := range []bool{false, true} {
 			name := smallKernelName[k]
 			if ifma {
-				if k == SmallAVX2 || !hasIFMA {
+				if smallAVX2(k) || !hasIFMA {
 					continue
 				}
 				name += "/IFMA"
@@ -42,14 +42,14 @@ func TestSmallAEAD(t *testing.T) {
 // needSmall skips a test of small kernel k on a CPU that cannot run it,
 // or fails it in strict mode unless CHACHAKIT_ABSENT names the aead
 // implementation the kernel belongs to (AVX512Stitched, or AVX2Stitched
-// for SmallAVX2).
+// for the AVX2 ones).
 func needSmall(t *testing.T, k Kernel) {
 	t.Helper()
 	if SmallAEADAvailable(k) {
 		return
 	}
 	name := "AVX512Stitched"
-	if k == SmallAVX2 {
+	if smallAVX2(k) {
 		name = "AVX2Stitched"
 	}
 	if cryptotest.Strict() && !cryptotest.AbsentAllowed("aead", name) {
@@ -143,13 +143,13 @@ func randBytes(r *rand.Rand, n int) []byte {
 
 // smallKernelMax is the longest message kernel k takes.
 func smallKernelMax(k Kernel) int {
-	if k == SmallAVX2 {
+	if smallAVX2(k) {
 		return SmallAVX2Max
 	}
 	return SmallAVX512Max
 }
 
-var smallKernelName = map[Kernel]string{SmallAVX512: "AVX512", SmallProldAVX512: "ProldAVX512", SmallKeyScalarAVX512: "KeyScalarAVX512", SmallAVX2: "AVX2"}
+var smallKernelName = map[Kernel]string{SmallAVX512: "AVX512", SmallProldAVX512: "ProldAVX512", SmallKeyScalarAVX512: "KeyScalarAVX512", SmallAVX2: "AVX2", SmallKeyScalarAVX2: "KeyScalarAVX2"}
 
 func TestSmallAEADAllocs(t *testing.T) {
 	var key [32]byte
