@@ -95,10 +95,26 @@ func cpuDetails() map[string]string {
 		off = "AVX-512 off, so the AVX2 kernels run, and the choices among AVX-512 kernels below (rounds, zmm row sets, IFMA) do not apply: "
 	}
 	return map[string]string{
-		"cpuid": fmt.Sprintf("%s family %#x model %#x stepping %d, AMX %v", x.Vendor, x.Family, x.Model, x.Stepping, x.AMX),
+		"cpuid": fmt.Sprintf("%s family %#x model %#x stepping %d, AMX %v%s", x.Vendor, x.Family, x.Model, x.Stepping, x.AMX, brand()),
 		"core":  c.String(),
 		"route": off + fmt.Sprintf("AEAD small kernels up to %d bytes with %s rounds%s%s; %s; %s; three or four keystream blocks in %s, five to eight in %s; long messages: the stitched loop with the MAC %s, its tail's keystream (up to 960 bytes, 192 with AVX2) computed with the key block; XChaCha20's subkey %s; a lone keystream block %s; %s (the core's rows of internal/cpuid's X86AEADFor, X86ChaCha20For and X86Poly1305For)",
 			r.SmallMax, rounds, ks, short, mid, avx2, y, z2,
 			map[bool]string{false: "on the integer units", true: "in IFMA lanes from 8 KiB"}[r.LoopIFMA], h, b, mac),
 	}
+}
+
+// brand is the cpuid line's brand string and hypervisor, where CPUID has
+// them: a virtual CPU may report another machine's family and model (two
+// AMD Zen 5 machines of this project, one family and model, differed by a
+// factor of two in vector latency; bench/README.md).
+func brand() string {
+	b, hv := cpuid.X86Brand()
+	s := ""
+	if b != "" {
+		s += fmt.Sprintf(", brand %q", b)
+	}
+	if hv != "" {
+		s += fmt.Sprintf(", hypervisor %q", hv)
+	}
+	return s
 }
