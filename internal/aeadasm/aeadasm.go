@@ -19,7 +19,9 @@
 //     [SmallAVX512] and [SmallProldAVX512], or [SmallKeyScalarAVX512],
 //     which also computes the key block on the integer units, up to
 //     [SmallMax] bytes in row sets and above in an 8-lane batch; the route
-//     picks per core; or AVX2), and for Opens of up to
+//     picks per core; or AVX2, [SmallAVX2] and, up to 64 bytes with the
+//     key block on the integer units too, [SmallKeyScalarAVX2]), and for
+//     Opens of up to
 //     [OpenFirstAVX2Max] bytes with AVX2 [OpenFirstAVX2], which computes
 //     the key block first and MACs the ciphertext beside the rounds of the
 //     rest;
@@ -108,8 +110,8 @@ const (
 	SmallAVX512Max = 7 * 64
 
 	// SmallAVX2Max is the longest message of the AVX2 small kernels
-	// (SmallAVX2, SmallKeyScalarAVX2), which take up to seven blocks after the key block in
-	// two more functions.
+	// (SmallAVX2, SmallKeyScalarAVX2), which take up to seven blocks after
+	// the key block in two more functions.
 	SmallAVX2Max = 7 * 64
 
 	// OpenFirstAVX2Max is the longest message of OpenFirstAVX2: nine

@@ -92,3 +92,16 @@ func XORAndMAC(k Kernel, s *State, dst, src, mac []byte, lag bool, h *[3]uint64,
 		xorMACAVX2(s, dst[:len(src)], src, mac, skip, h, r)
 	}
 }
+
+// place lays a kernel test's buffers out in buf, which has guard bytes
+// around offset off: in place, msg copied to buf[off:] is both dst and
+// src; otherwise dst is buf[off:off+len(msg)] and src is msg after off
+// bytes of prefix(off), so that it starts at the same misalignment.
+func place(buf []byte, off int, msg []byte, inPlace bool, prefix func(int) []byte) (dst, src []byte) {
+	n := len(msg)
+	if inPlace {
+		copy(buf[off:], msg)
+		return buf[off : off+n], buf[off : off+n]
+	}
+	return buf[off : off+n], append(prefix(off), msg...)[off:]
+}

@@ -38,14 +38,7 @@ func midCase(t *testing.T, open bool, r *rand.Rand, s0 State, n, off, adLen int,
 	const guard = 0x5a
 	buf := bytes.Repeat([]byte{guard}, n+off+64)
 	msg := rnd(n)
-	var dst, src []byte
-	if inPlace {
-		copy(buf[off:], msg)
-		dst, src = buf[off:off+n], buf[off:off+n]
-	} else {
-		src = append(rnd(off), msg...)[off:]
-		dst = buf[off : off+n]
-	}
+	dst, src := place(buf, off, msg, inPlace, rnd)
 	ad := rnd(adLen)
 	full0 := adLen &^ 15
 	var adt [16]byte

@@ -39,14 +39,7 @@ func aheadCase(t *testing.T, r *rand.Rand, s0 State, n, off, adLen int, inPlace 
 	const guard = 0x5a
 	for _, forged := range []bool{false, true} {
 		buf := bytes.Repeat([]byte{guard}, off+n+64)
-		var dst, src []byte
-		if inPlace {
-			copy(buf[off:], ct)
-			dst, src = buf[off:off+n], buf[off:off+n]
-		} else {
-			src = append(rnd(off), ct...)[off:]
-			dst = buf[off : off+n]
-		}
+		dst, src := place(buf, off, ct, inPlace, rnd)
 		tg := tag
 		if forged {
 			tg[n%16] ^= 1
