@@ -116,6 +116,7 @@ var families = map[string]func(){
 		genHChaCha20s()
 		genLanesAVX512()
 		genLanesAVX2()
+		genLanes2AVX512()
 	},
 	"small": func() {
 		constants("sigma", "iota16", "rowLanes", "rowStep2", "rol16", "rol8", "midMask")
@@ -634,8 +635,10 @@ func addInputZ16(ctr VecPhysical) {
 
 // transposeZ16 transposes a 16-lane batch in Z0-Z15 (state word w of lane
 // l in lane l of Zw) so that Zb holds block b, with t as scratch.
-func transposeZ16(t [4]VecPhysical) {
-	z := zreg
+func transposeZ16(t [4]VecPhysical) { transposeZ16At(zreg, t) }
+
+// transposeZ16At is transposeZ16 on the batch in z(0)..z(15).
+func transposeZ16At(z func(int) VecPhysical, t [4]VecPhysical) {
 	for g := 0; g < 4; g++ {
 		// Within each 128-bit lane l: words 4g..4g+3 of blocks 4l+k land in
 		// register 4g+k.

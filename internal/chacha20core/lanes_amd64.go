@@ -11,6 +11,9 @@ package chacha20core
 func laneBlocksAVX512(l *LaneSet, out *[Lanes][BlockSize]byte, n int)
 
 //go:noescape
+func laneBlocks2AVX512(l *[2]LaneSet, out *[2 * Lanes][BlockSize]byte)
+
+//go:noescape
 func laneBlocksAVX2(l *LaneSet, out *[Lanes][BlockSize]byte, n int)
 
 // laneBlocks is the dispatcher of LaneBlocks, on the keystream's toggles (so
@@ -28,3 +31,15 @@ func laneBlocks(l *LaneSet, out *[Lanes][BlockSize]byte, n int) {
 }
 
 func laneBlocksFast() bool { return useAVX512 || useAVX2 }
+
+// laneBlocks2 is the dispatcher of LaneBlocks2: the interleaved batches
+// with AVX-512, else two LaneBlocks calls.
+func laneBlocks2(l *[2]LaneSet, out *[2 * Lanes][BlockSize]byte) {
+	if useAVX512 {
+		laneBlocks2AVX512(l, out)
+	} else {
+		laneBlocks2Generic(l, out)
+	}
+}
+
+func laneBlocks2Fast() bool { return useAVX512 }

@@ -116,3 +116,70 @@ func BenchmarkLaneBlocks(b *testing.B) {
 		})
 	}
 }
+
+// TestLaneBlocks2 compares LaneBlocks2, under every keystream
+// implementation, with blockGeneric lane by lane: both LaneSets with a key
+// per lane or one shared key, counters at the 32-bit edge and random ones.
+func TestLaneBlocks2(t *testing.T) {
+	cryptotest.Run(t, "chacha20", func(t *testing.T) {
+		if want := strings.HasSuffix(t.Name(), "/AVX512"); LaneBlocks2Fast() != want {
+			t.Errorf("LaneBlocks2Fast() = %v under %s", LaneBlocks2Fast(), t.Name())
+		}
+		r := rand.New(rand.NewPCG(3, 4))
+		for _, shared := range []bool{true, false} {
+			for c := range 3 {
+				var l [2]LaneSet
+				var want [2 * Lanes]State
+				key := randState(r).Key
+				for i := range want {
+					s := randState(r)
+					if shared {
+						s.Key = key
+					}
+					switch c {
+					case 0:
+						s.Counter = math.MaxUint32 - uint32(i%2)
+					case 1:
+						s.Counter = uint32(i)
+					}
+					want[i] = s
+					l[i/Lanes].SetKey(i%Lanes, &s.Key)
+					l[i/Lanes].SetBlock(i%Lanes, s.Counter, &s.Nonce)
+				}
+				in := l
+				var out [2 * Lanes][BlockSize]byte
+				LaneBlocks2(&l, &out)
+				if l != in {
+					t.Fatalf("shared=%v counters=%d: LaneBlocks2 changed the LaneSets", shared, c)
+				}
+				for i := range want {
+					var ref [BlockSize]byte
+					blockGeneric(&want[i], &ref)
+					if out[i] != ref {
+						t.Fatalf("shared=%v counters=%d: lane %d differs from blockGeneric", shared, c, i)
+					}
+				}
+			}
+		}
+	})
+}
+
+// BenchmarkLaneBlocks2 computes 32 lanes: in one LaneBlocks2 call and in
+// two LaneBlocks calls of 16.
+func BenchmarkLaneBlocks2(b *testing.B) {
+	var l [2]LaneSet
+	var out [2 * Lanes][BlockSize]byte
+	b.Run("impl=LaneBlocks2", func(b *testing.B) {
+		b.SetBytes(int64(len(out) * BlockSize))
+		for b.Loop() {
+			LaneBlocks2(&l, &out)
+		}
+	})
+	b.Run("impl=LaneBlocks", func(b *testing.B) {
+		b.SetBytes(int64(len(out) * BlockSize))
+		for b.Loop() {
+			LaneBlocks(&l[0], (*[Lanes][BlockSize]byte)(out[:Lanes]), Lanes)
+			LaneBlocks(&l[1], (*[Lanes][BlockSize]byte)(out[Lanes:]), Lanes)
+		}
+	})
+}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// laneBlocks2AVX512: 32 independent ChaCha20 blocks, the lanes of two
+// LaneSets, as two 16-lane zmm batches whose rounds are interleaved
+// instruction by instruction. One batch's rounds are a chain of dependent
+// instructions four quarter rounds wide; where each simple vector
+// instruction takes two cycles (AMD Zen 5 under bhyve, bench/README.md)
+// that chain leaves half the vector ports idle, and the second batch fills
+// them (32 lanes in about two thirds of the time of two LaneBlocks calls
+// there: chacha20core's BenchmarkLaneBlocks2). The two batches take all 32 zmm
+// registers, so the rotations are VPROLD (no scratch register), the
+// feed-forward re-reads the input from memory, and the first batch's
+// transposition borrows four of the second's registers, parked in the
+// second batch's own output blocks until it needs them.
+//
+// Register map: Zw word w of lanes 0-15 (the first LaneSet), Z(16+w) word
+// w of lanes 16-31 (the second); after the rounds Z28-Z31 are the first
+// transposition's scratch, then Z0-Z3 the second's.
+
+const lanes2Signature = "func(l *[2][12][16]uint32, out *[32][64]byte)"
+
+// laneSetSize is the size of a LaneSet: 12 rows of 16 words.
+const laneSetSize = 12 * 64
+
+func genLanes2AVX512() {
+	TEXT("laneBlocks2AVX512", NOSPLIT, lanes2Signature)
+	Doc("laneBlocks2AVX512 writes the keystream blocks of the 32 lanes of l[0]",
+		"and l[1] to out, two 16-lane zmm batches with interleaved rounds.")
+	Load(Param("l"), rLanes)
+	Load(Param("out"), rOut)
+	zb := func(w int) VecPhysical { return zreg(16 + w) }
+	wordA := func(w int, r VecPhysical, add bool) { laneWordOp(mem(rLanes, 64*(w-4)), r, add) }
+	wordB := func(w int, r VecPhysical, add bool) { laneWordOp(mem(rLanes, laneSetSize+64*(w-4)), r, add) }
+
+	Comment("Load both batches: Zw and Z(16+w) hold word w of their 16 lanes.")
+	transposedInput(zreg, false, wordA)
+	transposedInput(zb, false, wordB)
+
+	Comment("Ten double rounds, each instruction of the first batch followed by",
+		"the same one of the second.")
+	MOVQ(U32(10), rRound)
+	Label("lanes2_rounds")
+	for _, qs := range [2][4][4]int{columns, diagonals} {
+		for step := 0; step < 12; step++ {
+			for _, q := range qs {
+				qrStep(zreg, q, step)
+				qrStep(zb, q, step)
+			}
+		}
+	}
+	DECQ(rRound)
+	JNZ(LabelRef("lanes2_rounds"))
+
+	Comment("Park words 12-15 of the second batch in its blocks 0-3 of out, then",
+		"feed-forward, transpose and store the first batch with Z28-Z31 as scratch.")
+	for i := 0; i < 4; i++ {
+		VMOVDQU32(zb(12+i), mem(rOut, 64*(16+i)))
+	}
+	transposedInput(zreg, true, wordA)
+	transposeZ16At(zreg, [4]VecPhysical{Z28, Z29, Z30, Z31})
+	for b := 0; b < 16; b++ {
+		VMOVDQU32(zreg(b), mem(rOut, 64*b))
+	}
+
+	Comment("The second batch: words 12-15 back, feed-forward, transpose with",
+		"Z0-Z3 as scratch, store.")
+	for i := 0; i < 4; i++ {
+		VMOVDQU32(mem(rOut, 64*(16+i)), zb(12+i))
+	}
+	transposedInput(zb, true, wordB)
+	transposeZ16At(zb, [4]VecPhysical{Z0, Z1, Z2, Z3})
+	for b := 0; b < 16; b++ {
+		VMOVDQU32(zb(b), mem(rOut, 64*(16+b)))
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// laneWordOp loads (add false) or adds (add true) the 16 lanes' word at m
+// to r.
+func laneWordOp(m Mem, r VecPhysical, add bool) {
+	if add {
+		VPADDD(m, r, r)
+	} else {
+		VMOVDQU32(m, r)
+	}
+}
+
+// qrStep emits operation step (0..11) of the quarter round on words
+// q[0..3] of a transposed batch, word w in reg(w), rotating in place with
+// VPROLD: a += b; d ^= a; d <<<= 16; c += d; b ^= c; b <<<= 12; then the
+// same with 8 and 7 (RFC 8439, Section 2.1).
+func qrStep(reg func(int) VecPhysical, q [4]int, step int) {
+	a, b, c, d := reg(q[0]), reg(q[1]), reg(q[2]), reg(q[3])
+	rot := [2][2]uint8{{16, 12}, {8, 7}}[step/6]
+	switch step % 6 {
+	case 0:
+		VPADDD(b, a, a)
+	case 1:
+		VPXORD(a, d, d)
+	case 2:
+		VPROLD(U8(rot[0]), d, d)
+	case 3:
+		VPADDD(d, c, c)
+	case 4:
+		VPXORD(c, b, b)
+	case 5:
+		VPROLD(U8(rot[1]), b, b)
+	}
+}
