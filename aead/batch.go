@@ -37,10 +37,11 @@ type Message struct {
 // side in the lanes of the vector registers (and, with AVX-512 IFMA, their
 // Poly1305 tags too; with AVX-512BW and IFMA, ChaCha20-Poly1305 messages of
 // up to 64 bytes and 64 of additional data go eight at a time through one
-// assembly kernel, blocks and tags). Elsewhere, and for long messages, it
-// makes the calls a loop would; so it does on cores where the lanes
-// measured slower than the loop (AMD Zen 1: internal/cpuid's
-// X86AEAD.BatchLoop).
+// assembly kernel, blocks and tags; on AMD Zen 5, messages of 257 to 1152
+// bytes share 32-lane passes of two interleaved batches: internal/cpuid's
+// X86AEAD.BatchWide). Elsewhere, and for long messages, it makes the calls
+// a loop would; so it does on cores where the lanes measured slower than
+// the loop (AMD Zen 1: X86AEAD.BatchLoop).
 //
 // New and NewX keep x/crypto's signature, returning a cipher.AEAD, so reach
 // the methods with a type assertion:
@@ -135,6 +136,15 @@ func openBatch(k keyRef, nonceSize int, msgs []Message) error {
 // runLanes runs sealBatch (or openBatch) with lane groups, returning
 // Open's first error.
 func runLanes(k keyRef, nonceSize int, msgs []Message, opening bool) error {
+	if longOn() && hasLong(msgs, opening) {
+		var l longLanes
+		return runGroups(k, nonceSize, msgs, opening, &l)
+	}
+	return runGroups(k, nonceSize, msgs, opening, nil)
+}
+
+// runGroups is runLanes, with the long group in l or without one (nil).
+func runGroups(k keyRef, nonceSize int, msgs []Message, opening bool, l *longLanes) error {
 	var g group
 	g.init(k, nonceSize, opening)
 	for i := 0; i < len(msgs); i++ {
@@ -148,7 +158,7 @@ func runLanes(k keyRef, nonceSize int, msgs []Message, opening bool) error {
 		if opening {
 			n -= Overhead
 		}
-		if g.n == 0 && n >= 0 && !laneMessage(n) {
+		if g.n == 0 && n >= 0 && !laneMessage(n) && (l == nil || !longMessage(n)) {
 			// A long message with nothing pending: its own call, as in
 			// the loop, without the group's bookkeeping.
 			if why := checkSizes(nonceSize, m, opening); why != "" {
@@ -168,18 +178,18 @@ func runLanes(k keyRef, nonceSize int, msgs []Message, opening bool) error {
 			why = checkSeal(nonceSize, m)
 		}
 		if why != "" {
-			g.flush()
-			g.wipe()
+			g.flush(l)
+			g.wipe(l)
 			panicAt(why, i)
 		}
 		if opening {
-			g.open(m)
+			g.open(m, l)
 		} else {
-			g.seal(m)
+			g.seal(m, l)
 		}
 	}
-	g.flush()
-	g.wipe()
+	g.flush(l)
+	g.wipe(l)
 	if opening {
 		for i := range msgs {
 			if msgs[i].Err != nil {
@@ -253,7 +263,9 @@ func checkOverlap(dst []byte, n int, in, ad []byte) string {
 	return ""
 }
 
-// A group is consecutive messages of a batch finished together. Where the
+// A group is consecutive messages of a batch finished together; runGroups
+// passes it the long group's lanes (l, batch_long.go) where messages of
+// laneMax+1 to longMax bytes take them. Where the
 // batch kernel runs (kernel), ChaCha20-Poly1305 messages of up to 64 bytes
 // with up to 64 of additional data (kernelMessage) go eight at a time
 // through aeadasm.SealLanes or OpenLanes, which leave their output texts
@@ -352,8 +364,11 @@ func (g *group) keyLanes(key *[KeySize]byte) {
 	s.Wipe()
 }
 
-func (g *group) wipe() {
+func (g *group) wipe(l *longLanes) {
 	g.ls.Wipe()
+	if l != nil {
+		l.wipe()
+	}
 	wipe.Memclr(g.ks[:])
 	if g.kernelRan {
 		wipe.Memclr(unsafe.Slice(&g.kl.Out[0][0], len(g.kl.Out)*len(g.kl.Out[0])))
@@ -361,43 +376,48 @@ func (g *group) wipe() {
 }
 
 // seal adds m, a message Seal would not panic on, to the group.
-func (g *group) seal(m *Message) {
-	g.add(m, len(m.Text), len(m.Text)+Overhead)
+func (g *group) seal(m *Message, l *longLanes) {
+	g.add(m, len(m.Text), len(m.Text)+Overhead, l)
 }
 
 // open adds m, a message Open would not panic on, to the group; a
 // ciphertext shorter than a tag fails at once, as in Open.
-func (g *group) open(m *Message) {
+func (g *group) open(m *Message, l *longLanes) {
 	if len(m.Text) < Overhead {
 		m.Out, m.Err = nil, errOpen
 		return
 	}
 	n := len(m.Text) - Overhead
-	g.add(m, n, n)
+	g.add(m, n, n, l)
 }
 
 // add adds a message of n text bytes and outLen output bytes to the group,
 // flushing it first if it is full or if m reads what a pending message
 // writes.
-func (g *group) add(m *Message, n, outLen int) {
+func (g *group) add(m *Message, n, outLen int, l *longLanes) {
 	key := g.getKey()
 	lane, slot, blocks := -1, 0, 0
 	if g.kernel && kernelMessage(n, len(m.AdditionalData)) {
 		if g.kl.Len() == aeadasm.LanesMax || g.n == len(g.pending) || g.reads(m) {
-			g.flush()
+			g.flush(l)
 		}
 		lane, slot = kernelLane, g.kl.Len()
 		g.kl.Add(m.Nonce, m.Text[:n], m.AdditionalData)
+	} else if l != nil && longMessage(n) {
+		if !l.fits(n) || g.reads(m) {
+			g.flush(l)
+		}
+		lane = longLane
 	} else if laneMessage(n) {
 		g.keyLanes(key)
 		blocks = (n + chacha20core.BlockSize - 1) / chacha20core.BlockSize
 		if g.lanes+1+blocks > chacha20core.Lanes || g.reads(m) {
-			g.flush()
+			g.flush(l)
 		}
 		lane = g.lanes
 	}
 	if g.n == len(g.pending) {
-		g.flush()
+		g.flush(l)
 		lane = min(lane, 0)
 	}
 	if lane >= 0 {
@@ -429,6 +449,9 @@ func (g *group) add(m *Message, n, outLen int) {
 			g.outSpan = span{min(g.outSpan.lo, out.lo), max(g.outSpan.hi, out.hi)}
 		}
 	}
+	if lane == longLane {
+		slot = g.addLong(l, m, n)
+	}
 	p := &g.pending[g.n]
 	p.m, p.lane, p.slot, p.n = m, lane, slot, n
 	g.outs[g.n] = out
@@ -454,7 +477,7 @@ func (g *group) reads(m *Message) bool {
 // LaneBlocks call, their Seal ciphertexts in the keystream's place, their
 // tags eight at a time (SumAEADLanes); then, in the messages' order, every
 // output is written, and each long message gets its own call.
-func (g *group) flush() {
+func (g *group) flush(l *longLanes) {
 	if g.n == 0 {
 		return
 	}
@@ -493,9 +516,16 @@ func (g *group) flush() {
 			poly1305.SumAEADLanes(&g.poly, jobs[i:min(nj, i+poly1305.Lanes)])
 		}
 	}
+	if l != nil && l.n > 0 {
+		l.blocks()
+	}
 	for i, p := range g.pending[:g.n] {
 		m := p.m
 		switch {
+		case p.lane == longLane && !g.opening:
+			g.sealLong(l, &p)
+		case p.lane == longLane:
+			g.openLong(l, &p)
 		case p.lane == kernelLane && kernelRan && !g.opening:
 			ret, out := alias.SliceForAppend(m.Dst, p.n+Overhead)
 			copy(out, g.kl.Out[p.slot][:p.n])
@@ -528,6 +558,9 @@ func (g *group) flush() {
 	}
 	clear(g.pending[:g.n])
 	g.n, g.lanes, g.outSpan = 0, 0, span{}
+	if l != nil {
+		l.n = 0
+	}
 	g.kl.Reset()
 }
 

@@ -28,3 +28,7 @@ func batchKernel() bool { return aeadasm.Available().Has(aeadasm.LanesAVX512) }
 // calls, three 435 against 518), so a group with fewer gives them their
 // own calls.
 const kernelMin = 3
+
+// batchWide gives a batch's messages of laneMax+1 to longMax bytes to the
+// long group on this core (internal/cpuid's X86AEAD.BatchWide).
+var batchWide = x86AEAD().BatchWide

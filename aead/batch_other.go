@@ -13,3 +13,6 @@ const batchLoop = false
 func batchKernel() bool { return false }
 
 const kernelMin = 1
+
+// batchWide: the long group's LaneBlocks2 interleaves only on amd64.
+const batchWide = false

@@ -51,6 +51,11 @@ func eachLaneMode(t *testing.T, f func(t *testing.T)) {
 		defer func() { forceLanes = false }()
 		f(t)
 	})
+	t.Run("lanes-long", func(t *testing.T) {
+		forceLanes, forceLong = true, true
+		defer func() { forceLanes, forceLong = false, false }()
+		f(t)
+	})
 	if batchKernel() {
 		t.Run("lanes-no-kernel", func(t *testing.T) {
 			forceLanes, noKernel = true, true
@@ -92,6 +97,17 @@ func TestBatchShort(t *testing.T) {
 		}
 	}
 	testBatches(t, []string{"aead"}, lengths, 20, 15)
+}
+
+// TestBatchLong is TestBatchLengths for the long group's lengths above
+// 1100 bytes, up to longMax and past it: every length 1101..2100, shuffled
+// into batches of 1 to 9 messages.
+func TestBatchLong(t *testing.T) {
+	var lengths []int
+	for n := 1101; n <= longMax+53; n++ {
+		lengths = append(lengths, n)
+	}
+	testBatches(t, []string{"chacha20"}, lengths, 9, 23)
 }
 
 // testBatches runs testBatch on lengths, shuffled (seed) into batches of 1

@@ -86,6 +86,9 @@ func cpuDetails() map[string]string {
 	if m := cpuid.X86Poly1305For(c).AVX2Min; m > 0 {
 		mac = fmt.Sprintf("Poly1305 of the separate passes: AVX2 lanes from %d bytes, the integer units below", m)
 	}
+	if r.BatchWide {
+		mac += "; aead.Batch: messages of 257-1152 bytes share 32-lane keystream passes of two interleaved zmm batches, then their tags one at a time"
+	}
 	// The small kernels' rounds, the layout of five to eight blocks and the
 	// stitched loop's MAC are choices among AVX-512 kernels: with AVX-512
 	// off (GODEBUG) the AVX2 kernels run instead, and the route line says

@@ -209,6 +209,16 @@ type X86AEAD struct {
 	// work outweighed what the lanes save over the small kernels (64
 	// messages of 64 bytes: 0.89-0.92 of the loop's rate).
 	BatchLoop bool
+
+	// BatchWide gives aead's SealBatch and OpenBatch messages of 257 to
+	// 1152 bytes to 32-lane keystream calls of two interleaved 16-lane zmm
+	// batches (chacha20core.LaneBlocks2), their tags then one at a time in
+	// the vector Poly1305, instead of each message's own kernel: on AMD Zen
+	// 5 under bhyve, whose two-cycle vector instructions leave one batch's
+	// chain half the ports, 32 blocks take 206 ns against 308 for two
+	// batches, and 64 Seals of 257 to 1152 bytes 1.0-1.46 times the loop's
+	// rate (bench/README.md, "Batches").
+	BatchWide bool
 }
 
 // X86ChaCha20 is how the amd64 ChaCha20 keystream differs between cores
@@ -306,7 +316,7 @@ func X86AEADFor(c X86Core) X86AEAD {
 	case IntelSapphireRapids:
 		return X86AEAD{SmallMax: 192, SmallMaxAVX2: 192, Prold: true, LoopIFMA: true}
 	case AMDZen5:
-		return X86AEAD{SmallMax: 192, SmallMaxAVX2: 448, KeyScalar: true}
+		return X86AEAD{SmallMax: 192, SmallMaxAVX2: 448, KeyScalar: true, BatchWide: true}
 	case AMDZen4:
 		return X86AEAD{SmallMax: 448, SmallMaxAVX2: 448, OpenFirstMin: 321, Prold: true, ProldMin: 65}
 	case AMDZen1:
