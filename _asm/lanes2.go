@@ -33,36 +33,61 @@ func genLanes2AVX512() {
 	Doc("laneBlocks2AVX512 writes the keystream blocks of the 32 lanes of l[0]",
 		"and l[1] to out, two 16-lane zmm batches with interleaved rounds.")
 	Load(Param("l"), rLanes)
-	Load(Param("out"), rOut)
-	zb := func(w int) VecPhysical { return zreg(16 + w) }
-	wordA := func(w int, r VecPhysical, add bool) { laneWordOp(mem(rLanes, 64*(w-4)), r, add) }
-	wordB := func(w int, r VecPhysical, add bool) { laneWordOp(mem(rLanes, laneSetSize+64*(w-4)), r, add) }
-
-	Comment("Load both batches: Zw and Z(16+w) hold word w of their 16 lanes.")
-	transposedInput(zreg, false, wordA)
-	transposedInput(zb, false, wordB)
-
+	lanes2Load()
 	Comment("Ten double rounds, each instruction of the first batch followed by",
 		"the same one of the second.")
 	MOVQ(U32(10), rRound)
 	Label("lanes2_rounds")
+	run(lanes2DROps())
+	DECQ(rRound)
+	JNZ(LabelRef("lanes2_rounds"))
+	Load(Param("l"), rLanes)
+	Load(Param("out"), rOut)
+	lanes2Finish()
+	VZEROUPPER()
+	RET()
+}
+
+// lanes2B returns the register of word w of the second batch.
+func lanes2B(w int) VecPhysical { return zreg(16 + w) }
+
+// lanes2Word returns the memory of word w (4..15) of the lanes of LaneSet
+// set at rLanes.
+func lanes2Word(set, w int) Mem { return mem(rLanes, set*laneSetSize+64*(w-4)) }
+
+// lanes2Load loads both batches from the LaneSets at rLanes: Zw and
+// Z(16+w) hold word w of their 16 lanes.
+func lanes2Load() {
+	Comment("Load both batches: Zw and Z(16+w) hold word w of their 16 lanes.")
+	transposedInput(zreg, false, func(w int, r VecPhysical, add bool) { laneWordOp(lanes2Word(0, w), r, add) })
+	transposedInput(lanes2B, false, func(w int, r VecPhysical, add bool) { laneWordOp(lanes2Word(1, w), r, add) })
+}
+
+// lanes2DROps returns the operations of one double round of both batches,
+// each operation of the first batch followed by the same one of the second.
+func lanes2DROps() []func() {
+	var ops []func()
 	for _, qs := range [2][4][4]int{columns, diagonals} {
 		for step := 0; step < 12; step++ {
 			for _, q := range qs {
-				qrStep(zreg, q, step)
-				qrStep(zb, q, step)
+				ops = append(ops,
+					func() { qrStep(zreg, q, step) },
+					func() { qrStep(lanes2B, q, step) })
 			}
 		}
 	}
-	DECQ(rRound)
-	JNZ(LabelRef("lanes2_rounds"))
+	return ops
+}
 
+// lanes2Finish adds the input (from the LaneSets at rLanes) to both
+// batches, transposes them and stores their blocks to rOut.
+func lanes2Finish() {
 	Comment("Park words 12-15 of the second batch in its blocks 0-3 of out, then",
 		"feed-forward, transpose and store the first batch with Z28-Z31 as scratch.")
 	for i := 0; i < 4; i++ {
-		VMOVDQU32(zb(12+i), mem(rOut, 64*(16+i)))
+		VMOVDQU32(lanes2B(12+i), mem(rOut, 64*(16+i)))
 	}
-	transposedInput(zreg, true, wordA)
+	transposedInput(zreg, true, func(w int, r VecPhysical, add bool) { laneWordOp(lanes2Word(0, w), r, add) })
 	transposeZ16At(zreg, [4]VecPhysical{Z28, Z29, Z30, Z31})
 	for b := 0; b < 16; b++ {
 		VMOVDQU32(zreg(b), mem(rOut, 64*b))
@@ -71,15 +96,13 @@ func genLanes2AVX512() {
 	Comment("The second batch: words 12-15 back, feed-forward, transpose with",
 		"Z0-Z3 as scratch, store.")
 	for i := 0; i < 4; i++ {
-		VMOVDQU32(mem(rOut, 64*(16+i)), zb(12+i))
+		VMOVDQU32(mem(rOut, 64*(16+i)), lanes2B(12+i))
 	}
-	transposedInput(zb, true, wordB)
-	transposeZ16At(zb, [4]VecPhysical{Z0, Z1, Z2, Z3})
+	transposedInput(lanes2B, true, func(w int, r VecPhysical, add bool) { laneWordOp(lanes2Word(1, w), r, add) })
+	transposeZ16At(lanes2B, [4]VecPhysical{Z0, Z1, Z2, Z3})
 	for b := 0; b < 16; b++ {
-		VMOVDQU32(zb(b), mem(rOut, 64*(16+b)))
+		VMOVDQU32(lanes2B(b), mem(rOut, 64*(16+b)))
 	}
-	VZEROUPPER()
-	RET()
 }
 
 // laneWordOp loads (add false) or adds (add true) the 16 lanes' word at m

@@ -126,7 +126,7 @@ var families = map[string]func(){
 	},
 	"midavx2":   func() { constants("sigma", "iota16", "rowLanes", "rowStep2", "rol16", "rol8", "midMask"); genMidAVX2() },
 	"midavx512": func() { constants("sigma", "iota16", "rowLanes"); genMidAVX512() },
-	"lanesaead": func() { constants("sigma", "lanesCtr", "tagPerm"); genLanesAEAD() },
+	"lanesaead": func() { constants("sigma", "lanesCtr", "tagPerm"); genLanesAEAD(); genLanes2MAC() },
 	"stitched": func() {
 		constants("sigma", "iota16", "rol16", "rol8")
 		genStitched()

@@ -36,11 +36,14 @@
 //     ([StitchedIFMA], for the cores the route picks it for) 16 blocks with
 //     the MAC in AVX-512 IFMA lanes, for long messages.
 //
-// One more amd64 kernel is not a Seal or Open: [LanesAVX512]
+// Two more amd64 kernels are not a Seal or Open: [LanesAVX512]
 // (lanes_amd64.go), the batch kernel of aead.Batch, seals or opens up to
 // [LanesMax] short messages of one key in one call ([SealLanes],
 // [OpenLanes]): their key and text blocks in one 16-lane zmm batch, their
-// MACs in eight IFMA lanes.
+// MACs in eight IFMA lanes; and [Lanes2MAC] ([LaneBlocks2MAC]), 32
+// independent ChaCha20 blocks in two interleaved zmm batches with two
+// Poly1305 chains on the integer units beside them, for aead.Batch's
+// long messages.
 //
 // The Opens of the small family compare the tag before they write anything.
 // Those of the other three, and arm64's, write (part of) the plaintext in
@@ -86,6 +89,10 @@ const (
 	// computed in general-purpose registers (up to 64 bytes and a 12-byte
 	// nonce; otherwise it runs SmallAVX2), as SmallKeyScalarAVX512.
 	SmallKeyScalarAVX2
+	// Lanes2MAC is not a Seal or Open kernel either: LaneBlocks2MAC, 32
+	// independent ChaCha20 blocks with two Poly1305 chains beside them,
+	// for aead.Batch's long messages.
+	Lanes2MAC
 )
 
 // A Set is the kernels that can run, one bit per Kernel.

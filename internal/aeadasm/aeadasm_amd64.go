@@ -59,6 +59,9 @@ func Available() Set {
 	if useAVX512 && hasIFMA {
 		s |= 1 << StitchedIFMA
 	}
+	if useAVX512 {
+		s |= 1 << Lanes2MAC
+	}
 	if useAVX2 {
 		s |= 1<<StitchedAVX2 | 1<<MidAVX2 | 1<<OpenAheadAVX2
 	}

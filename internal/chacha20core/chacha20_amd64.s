@@ -4956,7 +4956,6 @@ lanes_done:
 // Requires: AVX, AVX512F
 TEXT ·laneBlocks2AVX512(SB), NOSPLIT, $0-16
 	MOVQ l+0(FP), AX
-	MOVQ out+8(FP), DI
 
 	// Load both batches: Zw and Z(16+w) hold word w of their 16 lanes.
 	VPBROADCASTD sigma<>+0(SB), Z0
@@ -5191,6 +5190,8 @@ lanes2_rounds:
 	VPROLD $0x07, Z20, Z20
 	DECQ   DX
 	JNZ    lanes2_rounds
+	MOVQ   l+0(FP), AX
+	MOVQ   out+8(FP), DI
 
 	// Park words 12-15 of the second batch in its blocks 0-3 of out, then
 	// feed-forward, transpose and store the first batch with Z28-Z31 as scratch.
