@@ -37,9 +37,9 @@ type Message struct {
 // side in the lanes of the vector registers (and, with AVX-512 IFMA, their
 // Poly1305 tags too; with AVX-512BW and IFMA, ChaCha20-Poly1305 messages of
 // up to 64 bytes and 64 of additional data go eight at a time through one
-// assembly kernel, blocks and tags; on AMD Zen 5, messages of 257 to 1152
-// bytes share 32-lane passes of two interleaved batches: internal/cpuid's
-// X86AEAD.BatchWide). Elsewhere, and for long messages, it makes the calls
+// assembly kernel, blocks and tags; on AMD Zen 5, messages of 257 to 1536
+// bytes share 32-lane passes of two interleaved batches, with their MACs
+// on the integer units beside them: internal/cpuid's X86AEAD.BatchWide). Elsewhere, and for long messages, it makes the calls
 // a loop would; so it does on cores where the lanes measured slower than
 // the loop (AMD Zen 1: X86AEAD.BatchLoop).
 //
@@ -517,7 +517,7 @@ func (g *group) flush(l *longLanes) {
 		}
 	}
 	if l != nil && l.n > 0 {
-		l.blocks()
+		l.run(g.opening)
 	}
 	for i, p := range g.pending[:g.n] {
 		m := p.m
@@ -559,7 +559,7 @@ func (g *group) flush(l *longLanes) {
 	clear(g.pending[:g.n])
 	g.n, g.lanes, g.outSpan = 0, 0, span{}
 	if l != nil {
-		l.n = 0
+		l.n, l.nm = 0, 0
 	}
 	g.kl.Reset()
 }

@@ -2,7 +2,11 @@
 
 package aead
 
-import "github.com/chachakit/chachakit/internal/aeadasm"
+import (
+	"github.com/chachakit/chachakit/internal/aeadasm"
+	"github.com/chachakit/chachakit/internal/chacha20core"
+	"github.com/chachakit/chachakit/internal/poly1305"
+)
 
 // laneMax on amd64: a key block and four blocks of text. Up to 256 bytes
 // three or more messages share a 16-lane AVX-512 pass (two 8-lane AVX2
@@ -32,3 +36,18 @@ const kernelMin = 3
 // batchWide gives a batch's messages of laneMax+1 to longMax bytes to the
 // long group on this core (internal/cpuid's X86AEAD.BatchWide).
 var batchWide = x86AEAD().BatchWide
+
+// lanes2MACChunk and lanes2MACMax are aeadasm.LaneBlocks2MAC's.
+const (
+	lanes2MACChunk = aeadasm.Lanes2MACChunk
+	lanes2MACMax   = aeadasm.Lanes2MACMax
+)
+
+// lanes2MAC is aeadasm.LaneBlocks2MAC where it runs, else its reference.
+func lanes2MAC(l *[2]chacha20core.LaneSet, out *[2 * chacha20core.Lanes][chacha20core.BlockSize]byte, a, b *poly1305.MAC, ma, mb []byte) {
+	if aeadasm.Available().Has(aeadasm.Lanes2MAC) {
+		aeadasm.LaneBlocks2MAC(l, out, a, b, ma, mb)
+		return
+	}
+	lanes2MACGeneric(l, out, a, b, ma, mb)
+}

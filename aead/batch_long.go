@@ -1,6 +1,7 @@
 package aead
 
 import (
+	"encoding/binary"
 	"unsafe"
 
 	"github.com/chachakit/chachakit/internal/alias"
@@ -10,37 +11,57 @@ import (
 )
 
 // The long group: messages longer than laneMax, up to longMax bytes, share
-// 32-lane LaneBlocks2 calls (two 16-lane batches with interleaved rounds)
-// for their blocks, in consecutive lanes like the short ones, on cores
-// where that beats each message's own kernel (batchWide): where one
-// batch's chain of two-cycle vector instructions leaves half the ports
-// idle. Their tags are then separate passes of the vector Poly1305, one
-// message at a time, in their turn among the group's writes: a long
-// message reads its text only then, as its own call would. The MAC not
-// overlapping the keystream is what limits it: on AMD Zen 5 under bhyve
-// the group wins from 257 bytes (64 Seals of 257 bytes 1.46 times the
-// loop's rate, of 832 1.40) to 1152 (level), and loses beyond (1350 bytes
-// 0.97, 2047 0.85; bench/README.md, "Batches").
+// 32-lane passes of two 16-lane batches with interleaved rounds
+// (chacha20core.LaneBlocks2) for their blocks, in consecutive lanes like
+// the short ones, on cores where that beats each message's own kernel
+// (batchWide): where one batch's chain of two-cycle vector instructions
+// leaves half the vector ports idle. Beside each pass after the first, the
+// integer units, idle too, run two Poly1305 chains over the ciphertext of
+// messages that earlier passes finished (aeadasm.LaneBlocks2MAC, up to 640
+// bytes each); each message's MAC ends in its turn among the group's writes
+// (the vector Poly1305). Its text is read in flush, as a short message's is.
+// On AMD Zen 5 under bhyve, 64 Seals per batch against the loop of Seal
+// calls: 257 bytes 1.45x, 640 1.25x, 1088 1.17x, 1350 1.13x, 1472 1.1-1.4x,
+// 1536 1.09x, 1600 0.97x, 2047 0.97x (bench/README.md, "Batches").
 
-// longMax is the longest message of the long group: 18 text blocks.
-const longMax = 1152
+// longMax is the longest message of the long group: 24 text blocks.
+const longMax = 1536
 
-// longLaneMax is the most lanes of the long group: four LaneBlocks2
-// calls.
-const longLaneMax = 128
+// longLaneMax is the most lanes of the long group: eight passes, which
+// leave seven for the MAC chains (256 lanes measured 2% faster than 128 at
+// 1350 bytes).
+const longLaneMax = 256
 
-// longLane marks a pending message of the long group (its first lane in
-// slot).
+// longLane marks a pending message of the long group (its index in the
+// group's messages in slot).
 const longLane = -3
 
-// longLanes are the long group's lanes and keystream; a batch with long
-// messages keeps them on its stack (runLanes).
+// longLanes are the long group's lanes, keystream and messages; a batch
+// with long messages keeps them on its stack (runLanes).
 type longLanes struct {
 	ls    [longLaneMax / (2 * chacha20core.Lanes)][2]chacha20core.LaneSet
 	ks    [longLaneMax][chacha20core.BlockSize]byte
-	n     int  // lanes taken
-	keyed bool // every lane holds the key of ChaCha20-Poly1305
-	used  bool // ks holds keystream: wipe it
+	msgs  [chacha20core.Lanes]longMsg // one per pending message at most
+	n     int                         // lanes taken
+	open  bool                        // the batch is OpenBatch
+	nm    int                         // messages
+	keyed bool                        // every lane holds the key of ChaCha20-Poly1305
+	used  bool                        // ks holds keystream: wipe it
+
+	// A second MAC chain for a pass with one message to MAC: a MAC under
+	// the zero key over zeros, whose result nothing reads.
+	dummy   poly1305.MAC
+	dummyOn bool
+	zeros   [lanes2MACMax]byte
+}
+
+// A longMsg is a message of the long group.
+type longMsg struct {
+	m     *Message
+	first int          // its first lane: the Poly1305 key block
+	n     int          // text bytes
+	mac   poly1305.MAC // keyed, over the additional data and ct[:done]
+	done  int
 }
 
 // longOn reports whether SealBatch and OpenBatch give long messages to the
@@ -71,27 +92,109 @@ func (l *longLanes) lane(i int) (*chacha20core.LaneSet, int) {
 	return &l.ls[i/(2*chacha20core.Lanes)][i/chacha20core.Lanes%2], i % chacha20core.Lanes
 }
 
-// blocks computes the keystream blocks of the lanes taken.
-func (l *longLanes) blocks() {
-	l.used = true
+// run computes the keystream of the lanes taken, 32 lanes per pass, and
+// keys each message's MAC once the pass with its key block has run (a
+// Seal's, once the pass with its last block has: its ciphertext is then
+// XORed into its keystream's place). From the second pass on, the integer
+// units MAC up to lanes2MACMax bytes of the ciphertext of each of two keyed
+// messages beside the pass (lanes2MAC); the rest of each MAC runs in the
+// message's turn among the writes.
+func (l *longLanes) run(opening bool) {
+	l.used, l.open = true, opening
+	keyed := 0
 	for p := 0; p < l.n; p += 2 * chacha20core.Lanes {
+		ls := &l.ls[p/(2*chacha20core.Lanes)]
 		out := (*[2 * chacha20core.Lanes][chacha20core.BlockSize]byte)(l.ks[p:])
-		if left := l.n - p; left <= chacha20core.Lanes {
-			chacha20core.LaneBlocks(&l.ls[p/(2*chacha20core.Lanes)][0], (*[chacha20core.Lanes][chacha20core.BlockSize]byte)(out[:chacha20core.Lanes]), left)
+		if a, b, ma, mb := l.macWork(keyed); a != nil {
+			lanes2MAC(ls, out, a, b, ma, mb)
+		} else if left := l.n - p; left <= chacha20core.Lanes {
+			chacha20core.LaneBlocks(&ls[0], (*[chacha20core.Lanes][chacha20core.BlockSize]byte)(out[:chacha20core.Lanes]), left)
 		} else {
-			chacha20core.LaneBlocks2(&l.ls[p/(2*chacha20core.Lanes)], out)
+			chacha20core.LaneBlocks2(ls, out)
+		}
+		end := min(p+2*chacha20core.Lanes, l.n)
+		for ; keyed < l.nm; keyed++ {
+			lm := &l.msgs[keyed]
+			ks := unsafe.Slice(&l.ks[lm.first+1][0], lm.n)
+			if opening && lm.first >= end || !opening && lm.first+1+blocks(lm.n) > end {
+				break
+			}
+			lm.mac.Init((*[poly1305.KeySize]byte)(l.ks[lm.first][:]))
+			lm.mac.WritePadded(lm.m.AdditionalData)
+			if !opening {
+				xorBytes(ks, lm.m.Text, ks)
+			}
 		}
 	}
 }
 
-// stream returns the keystream of the text of the message whose first
-// lane is lane, n bytes, and its Poly1305 key.
-func (l *longLanes) stream(lane, n int) ([]byte, *[poly1305.KeySize]byte) {
-	ks := unsafe.Slice(&l.ks[lane+1][0], n)
-	return ks, (*[poly1305.KeySize]byte)(l.ks[lane][:])
+// macWork returns the MAC work of a pass: the two keyed messages with the
+// most whole chunks of ciphertext left (up to a pass's), or the first and
+// the dummy MAC where the second has less than half as many; with the
+// bytes each is to absorb. a is nil when there is none.
+func (l *longLanes) macWork(keyed int) (a, b *poly1305.MAC, ma, mb []byte) {
+	var ia, ib int
+	var la, lb *longMsg
+	for i := range keyed {
+		lm := &l.msgs[i]
+		c := min(lm.n-lm.done, lanes2MACMax) / lanes2MACChunk
+		switch {
+		case c > ia:
+			la, ia, lb, ib = lm, c, la, ia
+		case c > ib:
+			lb, ib = lm, c
+		}
+	}
+	if la == nil {
+		return nil, nil, nil, nil
+	}
+	if lb == nil || 2*ib < ia {
+		if !l.dummyOn {
+			l.dummy.Init(&[poly1305.KeySize]byte{})
+			l.dummyOn = true
+		}
+		k := ia * lanes2MACChunk
+		ma = l.ct(la)[la.done : la.done+k]
+		la.done += k
+		return &la.mac, &l.dummy, ma, l.zeros[:k]
+	}
+	k := min(ia, ib) * lanes2MACChunk
+	ma, mb = l.ct(la)[la.done:la.done+k], l.ct(lb)[lb.done:lb.done+k]
+	la.done += k
+	lb.done += k
+	return &la.mac, &lb.mac, ma, mb
+}
+
+// ct returns the ciphertext of message lm: its keystream's place in ks
+// for a Seal (once keyed), its text for an Open.
+func (l *longLanes) ct(lm *longMsg) []byte {
+	if l.open {
+		return lm.m.Text[:lm.n]
+	}
+	return unsafe.Slice(&l.ks[lm.first+1][0], lm.n)
+}
+
+// blocks is the number of 64-byte blocks of n bytes.
+func blocks(n int) int { return (n + chacha20core.BlockSize - 1) / chacha20core.BlockSize }
+
+// finish absorbs the rest of message i's ciphertext and the lengths and
+// writes its tag.
+func (l *longLanes) finish(i int, tag *[Overhead]byte) {
+	lm := &l.msgs[i]
+	lm.mac.WritePadded(l.ct(lm)[lm.done:])
+	var lens [16]byte
+	binary.LittleEndian.PutUint64(lens[0:], uint64(len(lm.m.AdditionalData)))
+	binary.LittleEndian.PutUint64(lens[8:], uint64(lm.n))
+	lm.mac.Write(lens[:])
+	lm.mac.Sum(tag)
 }
 
 func (l *longLanes) wipe() {
+	if l.dummyOn {
+		var t [Overhead]byte
+		l.dummy.Sum(&t) // Sum wipes the MAC
+	}
+	clear(l.msgs[:])
 	for i := range l.ls {
 		l.ls[i][0].Wipe()
 		l.ls[i][1].Wipe()
@@ -105,65 +208,84 @@ func (l *longLanes) wipe() {
 // next lanes of the long group: its block 0 and one lane per block of its
 // text. The caller has flushed the group if they would not fit.
 func (g *group) addLong(l *longLanes, m *Message, n int) int {
-	key := g.getKey()
 	first := l.n
-	blocks := 1 + (n+chacha20core.BlockSize-1)/chacha20core.BlockSize
-	var s chacha20core.State
+	blocks := 1 + blocks(n)
+	var nonce [3]uint32
+	var s chacha20core.State // XChaCha20's subkey
 	if g.x {
-		s.InitFrom(key[:], m.Nonce)
+		s.InitFrom(g.getKey()[:], m.Nonce)
+		nonce = s.Nonce
 	} else {
-		s.Init(key, (*[12]byte)(m.Nonce), 0)
-	}
-	if !g.x && !l.keyed {
-		for i := range longLaneMax {
-			ls, j := l.lane(i)
-			ls.SetKey(j, &s.Key)
+		if !l.keyed {
+			l.key(g.getKey())
 		}
-		l.keyed = true
+		nonce = [3]uint32{le32(m.Nonce[0:]), le32(m.Nonce[4:]), le32(m.Nonce[8:])}
 	}
 	// Row by row within each LaneSet the message's lanes reach: the
 	// counters 0, 1, ... and the nonce (and XChaCha20's subkey).
 	for i := 0; i < blocks; {
 		ls, j := l.lane(first + i)
 		k := min(blocks-i, chacha20core.Lanes-j)
-		for c := range k {
-			ls.W[8][j+c] = uint32(i + c)
+		for c, row := 0, ls.W[8][j:j+k]; c < len(row); c++ {
+			row[c] = uint32(i + c)
 		}
-		for w, v := range s.Nonce {
-			row := ls.W[9+w][j : j+k]
-			for c := range row {
-				row[c] = v
-			}
+		for w, v := range nonce {
+			fill(ls.W[9+w][j:j+k], v)
 		}
 		if g.x {
 			for w, v := range s.Key {
-				row := ls.W[w][j : j+k]
-				for c := range row {
-					row[c] = v
-				}
+				fill(ls.W[w][j:j+k], v)
 			}
 		}
 		i += k
 	}
-	s.Wipe()
+	if g.x {
+		s.Wipe()
+	}
+	l.msgs[l.nm] = longMsg{m: m, first: first, n: n}
+	l.nm++
 	l.n += blocks
-	return first
+	return l.nm - 1
+}
+
+// key puts the key of ChaCha20-Poly1305 in every lane, once per batch.
+func (l *longLanes) key(key *[KeySize]byte) {
+	var s chacha20core.State
+	s.Init(key, &[12]byte{}, 0)
+	for i := range l.ls {
+		for h := range l.ls[i] {
+			for w, v := range s.Key {
+				fill(l.ls[i][h].W[w][:], v)
+			}
+		}
+	}
+	s.Wipe()
+	l.keyed = true
+}
+
+// fill sets every word of row to v, four at a time where it can.
+func fill(row []uint32, v uint32) {
+	for ; len(row) >= 4; row = row[4:] {
+		row[0], row[1], row[2], row[3] = v, v, v, v
+	}
+	for i := range row {
+		row[i] = v
+	}
 }
 
 // fits reports whether a message of n text bytes fits in the long
 // group's free lanes.
 func (l *longLanes) fits(n int) bool {
-	return l.n+1+(n+chacha20core.BlockSize-1)/chacha20core.BlockSize <= longLaneMax
+	return l.n+1+blocks(n) <= longLaneMax && l.nm < len(l.msgs)
 }
 
-// sealLong writes the Seal of pending long message p, whose keystream is
-// in the long lanes, to its dst.
+// sealLong writes the Seal of pending long message p (slot: its index in
+// the long group), whose ciphertext is in the long lanes, to its dst.
 func (g *group) sealLong(l *longLanes, p *pendingMsg) {
 	m := p.m
-	ks, key := l.stream(p.slot, p.n)
 	ret, out := alias.SliceForAppend(m.Dst, p.n+Overhead)
-	xorBytes(out, m.Text, ks)
-	poly1305.SumAEAD((*[Overhead]byte)(out[p.n:]), key, m.AdditionalData, out[:p.n])
+	copy(out, l.ct(&l.msgs[p.slot]))
+	l.finish(p.slot, (*[Overhead]byte)(out[p.n:]))
 	m.Out, m.Err = ret, nil
 }
 
@@ -171,18 +293,24 @@ func (g *group) sealLong(l *longLanes, p *pendingMsg) {
 // in the long lanes, to its dst if its tag matches.
 func (g *group) openLong(l *longLanes, p *pendingMsg) {
 	m := p.m
-	ks, key := l.stream(p.slot, p.n)
 	var tag [Overhead]byte
-	poly1305.SumAEAD(&tag, key, m.AdditionalData, m.Text[:p.n])
+	l.finish(p.slot, &tag)
 	if !tagEqual(&tag, m.Text[p.n:]) {
 		g.openFailed(m, p.n)
 		return
 	}
 	ret, out := alias.SliceForAppend(m.Dst, p.n)
-	xorBytes(out, m.Text[:p.n], ks)
+	xorBytes(out, m.Text[:p.n], unsafe.Slice(&l.ks[l.msgs[p.slot].first+1][0], p.n))
 	m.Out, m.Err = ret, nil
 }
 
 // forceLong makes the batches use the long group wherever lanes run, so
 // that tests reach it on every core and architecture.
 var forceLong = false
+
+// lanes2MACGeneric is LaneBlocks2 and the two MACs' Write.
+func lanes2MACGeneric(l *[2]chacha20core.LaneSet, out *[2 * chacha20core.Lanes][chacha20core.BlockSize]byte, a, b *poly1305.MAC, ma, mb []byte) {
+	chacha20core.LaneBlocks2(l, out)
+	a.Write(ma)
+	b.Write(mb)
+}

@@ -100,8 +100,9 @@ func TestBatchShort(t *testing.T) {
 }
 
 // TestBatchLong is TestBatchLengths for the long group's lengths above
-// 1100 bytes, up to longMax and past it: every length 1101..2100, shuffled
-// into batches of 1 to 9 messages.
+// 1100 bytes, up to longMax and past it (every length 1101..longMax+53),
+// shuffled into batches of 1 to 9 messages, so that the groups' passes
+// MAC messages in pairs, alone beside the dummy chain, and not at all.
 func TestBatchLong(t *testing.T) {
 	var lengths []int
 	for n := 1101; n <= longMax+53; n++ {
@@ -197,7 +198,7 @@ func testBatch(t *testing.T, r *rand.Rand, a batchAEAD, lengths []int) {
 // shorter than a tag): only that message fails, with Open's error, a nil Out
 // and a zeroed dst region; the others open.
 func TestBatchForged(t *testing.T) {
-	lengths := []int{0, 1, 15, 16, 63, 64, 65, 100, 191, 192, 193, 448, 449, 512, 1024, 1100, 3000, 40, 33}
+	lengths := []int{0, 1, 15, 16, 63, 64, 65, 100, 191, 192, 193, 448, 449, 512, 1024, 1100, 1350, 1536, 3000, 40, 33}
 	cryptotest.RunEach(t, []string{"aead", "chacha20", "poly1305"}, func(t *testing.T) {
 		eachLaneMode(t, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(9, 10))

@@ -242,5 +242,9 @@ func batchPath() string {
 		kernel = fmt.Sprintf("ChaCha20-Poly1305 messages of up to %d bytes (additional data up to %d) in the batch kernel, %d per call (blocks in one 16-lane zmm batch, tags in IFMA lanes); other ",
 			aeadasm.LanesTextMax, aeadasm.LanesADMax, aeadasm.LanesMax)
 	}
-	return kernel + "short messages (up to 256 bytes on amd64, 128 on arm64) in lane groups (up to 16 ChaCha20 blocks per LaneBlocks call), " + tags + "; longer ones in their own call"
+	long := "longer ones in their own call"
+	if x, ok := cpuid.ReadX86(); ok && cpuid.X86AEADFor(x.Core()).BatchWide && chacha20core.LaneBlocks2Fast() {
+		long = "257-1536 bytes in the long group (32 lanes per pass in two interleaved zmm batches, two Poly1305 chains on the integer units beside each pass, each MAC ended by the vector Poly1305); longer ones in their own call"
+	}
+	return kernel + "short messages (up to 256 bytes on amd64, 128 on arm64) in lane groups (up to 16 ChaCha20 blocks per LaneBlocks call), " + tags + "; " + long
 }

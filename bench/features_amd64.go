@@ -87,7 +87,7 @@ func cpuDetails() map[string]string {
 		mac = fmt.Sprintf("Poly1305 of the separate passes: AVX2 lanes from %d bytes, the integer units below", m)
 	}
 	if r.BatchWide {
-		mac += "; aead.Batch: messages of 257-1152 bytes share 32-lane keystream passes of two interleaved zmm batches, then their tags one at a time"
+		mac += "; aead.Batch: messages of 257-1536 bytes share 32-lane keystream passes of two interleaved zmm batches, two Poly1305 chains on the integer units beside each"
 	}
 	// The small kernels' rounds, the layout of five to eight blocks and the
 	// stitched loop's MAC are choices among AVX-512 kernels: with AVX-512

@@ -211,13 +211,13 @@ type X86AEAD struct {
 	BatchLoop bool
 
 	// BatchWide gives aead's SealBatch and OpenBatch messages of 257 to
-	// 1152 bytes to 32-lane keystream calls of two interleaved 16-lane zmm
-	// batches (chacha20core.LaneBlocks2), their tags then one at a time in
-	// the vector Poly1305, instead of each message's own kernel: on AMD Zen
-	// 5 under bhyve, whose two-cycle vector instructions leave one batch's
-	// chain half the ports, 32 blocks take 206 ns against 308 for two
-	// batches, and 64 Seals of 257 to 1152 bytes 1.0-1.46 times the loop's
-	// rate (bench/README.md, "Batches").
+	// 1536 bytes to 32-lane keystream passes of two interleaved 16-lane zmm
+	// batches (chacha20core.LaneBlocks2), with two Poly1305 chains on the
+	// integer units beside each pass (aeadasm.LaneBlocks2MAC), instead of
+	// each message's own kernel: on AMD Zen 5 under bhyve, whose two-cycle
+	// vector instructions leave one batch's chain half the ports, 32 blocks
+	// take 207 ns against 309 for two batches, and 64 Seals of 257 to 1536
+	// bytes 1.09-1.45 times the loop's rate (bench/README.md, "Batches").
 	BatchWide bool
 }
 
