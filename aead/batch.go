@@ -441,8 +441,13 @@ func (g *group) add(m *Message, n, outLen int, l *longLanes) {
 	// The region the message will write, if it fits in Dst's capacity (a
 	// new allocation overlaps nothing).
 	var out span
+	direct := false
 	if cap(m.Dst)-len(m.Dst) >= outLen {
 		out = spanOf(m.Dst[len(m.Dst) : len(m.Dst)+outLen])
+		// A long Seal may write its ciphertext in flush, before the
+		// messages ahead of it write theirs, unless one of them writes
+		// there too or reads there in its own call.
+		direct = lane == longLane && !g.opening && !g.writes(out)
 		if g.outSpan.lo == g.outSpan.hi {
 			g.outSpan = out
 		} else if out.lo != out.hi {
@@ -450,12 +455,37 @@ func (g *group) add(m *Message, n, outLen int, l *longLanes) {
 		}
 	}
 	if lane == longLane {
-		slot = g.addLong(l, m, n)
+		slot = g.addLong(l, m, n, direct)
 	}
 	p := &g.pending[g.n]
 	p.m, p.lane, p.slot, p.n = m, lane, slot, n
 	g.outs[g.n] = out
 	g.n++
+}
+
+// writes reports whether a pending message writes a byte of o, or may
+// read one in its own call in flush (a message of lane -1, or of the batch
+// kernel, which takes its own call when too few run).
+func (g *group) writes(o span) bool {
+	if o.lo == o.hi {
+		return false
+	}
+	if o.lo < g.outSpan.hi && g.outSpan.lo < o.hi {
+		for _, w := range g.outs[:g.n] {
+			if w.lo < o.hi && o.lo < w.hi {
+				return true
+			}
+		}
+	}
+	for _, p := range g.pending[:g.n] {
+		if p.lane != -1 && p.lane != kernelLane {
+			continue
+		}
+		if o.overlaps(p.m.Text) || o.overlaps(p.m.AdditionalData) || o.overlaps(p.m.Nonce) {
+			return true
+		}
+	}
+	return false
 }
 
 // reads reports whether m's nonce, text or additional data, which a short

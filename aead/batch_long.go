@@ -59,6 +59,7 @@ type longLanes struct {
 type longMsg struct {
 	m     *Message
 	first int          // its first lane: the Poly1305 key block
+	out   []byte       // a Seal's output region, where it writes its ciphertext in flush (direct)
 	n     int          // text bytes
 	mac   poly1305.MAC // keyed, over the additional data and ct[:done]
 	done  int
@@ -121,7 +122,11 @@ func (l *longLanes) run(opening bool) {
 			}
 			lm.mac.Init((*[poly1305.KeySize]byte)(l.ks[lm.first][:]))
 			lm.mac.WritePadded(lm.m.AdditionalData)
-			if !opening {
+			switch {
+			case opening:
+			case lm.out != nil:
+				xorBytes(lm.out, lm.m.Text, ks)
+			default:
 				xorBytes(ks, lm.m.Text, ks)
 			}
 		}
@@ -165,11 +170,15 @@ func (l *longLanes) macWork(keyed int) (a, b *poly1305.MAC, ma, mb []byte) {
 	return &la.mac, &lb.mac, ma, mb
 }
 
-// ct returns the ciphertext of message lm: its keystream's place in ks
-// for a Seal (once keyed), its text for an Open.
+// ct returns the ciphertext of message lm: its text for an Open; for a
+// Seal (once keyed), its output region where it writes there in flush,
+// else its keystream's place in ks.
 func (l *longLanes) ct(lm *longMsg) []byte {
-	if l.open {
+	switch {
+	case l.open:
 		return lm.m.Text[:lm.n]
+	case lm.out != nil:
+		return lm.out[:lm.n]
 	}
 	return unsafe.Slice(&l.ks[lm.first+1][0], lm.n)
 }
@@ -207,7 +216,7 @@ func (l *longLanes) wipe() {
 // addLong gives message m, of n text bytes with the given nonce, the
 // next lanes of the long group: its block 0 and one lane per block of its
 // text. The caller has flushed the group if they would not fit.
-func (g *group) addLong(l *longLanes, m *Message, n int) int {
+func (g *group) addLong(l *longLanes, m *Message, n int, direct bool) int {
 	first := l.n
 	blocks := 1 + blocks(n)
 	var nonce [3]uint32
@@ -230,11 +239,11 @@ func (g *group) addLong(l *longLanes, m *Message, n int) int {
 			row[c] = uint32(i + c)
 		}
 		for w, v := range nonce {
-			fill(ls.W[9+w][j:j+k], v)
+			fill(ls.W[9+w][j:j+k], v, j)
 		}
 		if g.x {
 			for w, v := range s.Key {
-				fill(ls.W[w][j:j+k], v)
+				fill(ls.W[w][j:j+k], v, j)
 			}
 		}
 		i += k
@@ -243,6 +252,9 @@ func (g *group) addLong(l *longLanes, m *Message, n int) int {
 		s.Wipe()
 	}
 	l.msgs[l.nm] = longMsg{m: m, first: first, n: n}
+	if direct {
+		l.msgs[l.nm].out = m.Dst[len(m.Dst) : len(m.Dst)+n+Overhead]
+	}
 	l.nm++
 	l.n += blocks
 	return l.nm - 1
@@ -255,7 +267,7 @@ func (l *longLanes) key(key *[KeySize]byte) {
 	for i := range l.ls {
 		for h := range l.ls[i] {
 			for w, v := range s.Key {
-				fill(l.ls[i][h].W[w][:], v)
+				fill(l.ls[i][h].W[w][:], v, 0)
 			}
 		}
 	}
@@ -263,13 +275,20 @@ func (l *longLanes) key(key *[KeySize]byte) {
 	l.keyed = true
 }
 
-// fill sets every word of row to v, four at a time where it can.
-func fill(row []uint32, v uint32) {
-	for ; len(row) >= 4; row = row[4:] {
-		row[0], row[1], row[2], row[3] = v, v, v, v
+// fill sets every word of row to v, two at a time (rows are 8-byte
+// aligned, so an even lane starts a pair).
+func fill(row []uint32, v uint32, lane int) {
+	if lane%2 == 1 && len(row) > 0 {
+		row[0] = v
+		row = row[1:]
 	}
-	for i := range row {
-		row[i] = v
+	pairs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(row))), len(row)/2)
+	v2 := uint64(v)<<32 | uint64(v)
+	for i := range pairs {
+		pairs[i] = v2
+	}
+	if len(row)%2 == 1 {
+		row[len(row)-1] = v
 	}
 }
 
@@ -283,8 +302,14 @@ func (l *longLanes) fits(n int) bool {
 // the long group), whose ciphertext is in the long lanes, to its dst.
 func (g *group) sealLong(l *longLanes, p *pendingMsg) {
 	m := p.m
+	lm := &l.msgs[p.slot]
+	if lm.out != nil {
+		l.finish(p.slot, (*[Overhead]byte)(lm.out[p.n:]))
+		m.Out, m.Err = m.Dst[:len(m.Dst)+len(lm.out)], nil
+		return
+	}
 	ret, out := alias.SliceForAppend(m.Dst, p.n+Overhead)
-	copy(out, l.ct(&l.msgs[p.slot]))
+	copy(out, l.ct(lm))
 	l.finish(p.slot, (*[Overhead]byte)(out[p.n:]))
 	m.Out, m.Err = ret, nil
 }
