@@ -137,3 +137,32 @@ func qrStep(reg func(int) VecPhysical, q [4]int, step int) {
 		VPROLD(U8(rot[1]), b, b)
 	}
 }
+
+// genSetRunAVX512 emits setRunAVX512, LaneSet.SetRun's AVX-512 path: the
+// counter and nonce words of a run of consecutive lanes (the blocks of one
+// message), one masked store per row instead of one store per lane and
+// word.
+//
+//	func setRunAVX512(l *LaneSet, mask uint16, base uint32, nonce *[3]uint32)
+//
+// Lane i of the mask gets counter base + i and the nonce; K1 the mask, Z0
+// the counters, Z1 a nonce word.
+func genSetRunAVX512() {
+	TEXT("setRunAVX512", NOSPLIT, "func(l *[12][16]uint32, mask uint16, base uint32, nonce *[3]uint32)")
+	Doc("setRunAVX512 sets the counter (base + lane) and the nonce words of the",
+		"lanes of l in mask.")
+	Load(Param("l"), RAX)
+	Load(Param("mask"), RCX)
+	KMOVW(ECX, K1)
+	Load(Param("base"), RDX)
+	VPBROADCASTD(EDX, Z0)
+	VPADDD(iota16, Z0, Z0)
+	VMOVDQU32(Z0, K1, mem(RAX, 64*(12-4)))
+	Load(Param("nonce"), RBX)
+	for i := 0; i < 3; i++ {
+		VPBROADCASTD(mem(RBX, 4*i), Z1)
+		VMOVDQU32(Z1, K1, mem(RAX, 64*(13-4+i)))
+	}
+	VZEROUPPER()
+	RET()
+}

@@ -117,6 +117,7 @@ var families = map[string]func(){
 		genLanesAVX512()
 		genLanesAVX2()
 		genLanes2AVX512()
+		genSetRunAVX512()
 	},
 	"small": func() {
 		constants("sigma", "iota16", "rowLanes", "rowStep2", "rol16", "rol8", "midMask")

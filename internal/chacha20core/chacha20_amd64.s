@@ -5400,3 +5400,23 @@ lanes2_rounds:
 	VMOVDQU32   Z31, 1984(DI)
 	VZEROUPPER
 	RET
+
+// func setRunAVX512(l *[12][16]uint32, mask uint16, base uint32, nonce *[3]uint32)
+// Requires: AVX, AVX512F
+TEXT ·setRunAVX512(SB), NOSPLIT, $0-24
+	MOVQ         l+0(FP), AX
+	MOVWQZX      mask+8(FP), CX
+	KMOVW        CX, K1
+	MOVLQZX      base+12(FP), DX
+	VPBROADCASTD DX, Z0
+	VPADDD       iota16<>+0(SB), Z0, Z0
+	VMOVDQU32    Z0, K1, 512(AX)
+	MOVQ         nonce+16(FP), BX
+	VPBROADCASTD (BX), Z1
+	VMOVDQU32    Z1, K1, 576(AX)
+	VPBROADCASTD 4(BX), Z1
+	VMOVDQU32    Z1, K1, 640(AX)
+	VPBROADCASTD 8(BX), Z1
+	VMOVDQU32    Z1, K1, 704(AX)
+	VZEROUPPER
+	RET

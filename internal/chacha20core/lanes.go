@@ -94,3 +94,21 @@ func laneBlocks2Generic(l *[2]LaneSet, out *[2 * Lanes][BlockSize]byte) {
 	laneBlocks(&l[0], (*[Lanes][BlockSize]byte)(out[:Lanes]), Lanes)
 	laneBlocks(&l[1], (*[Lanes][BlockSize]byte)(out[Lanes:]), Lanes)
 }
+
+// SetRun sets the counters and nonce of the k lanes j, j+1, ..., j+k-1 of
+// l (0 <= j, 0 < k, j+k <= Lanes): counter, counter+1, ... (modulo 2^32)
+// and nonce, as SetBlock would lane by lane. A message's blocks in
+// consecutive lanes are such a run.
+func (l *LaneSet) SetRun(j, k int, counter uint32, nonce *[3]uint32) {
+	if j < 0 || k <= 0 || j+k > Lanes {
+		panic("chacha20: internal error: bad lane run")
+	}
+	setRun(l, j, k, counter, nonce)
+}
+
+// setRunGeneric is SetRun's reference: SetBlock lane by lane.
+func setRunGeneric(l *LaneSet, j, k int, counter uint32, nonce *[3]uint32) {
+	for i := range k {
+		l.SetBlock(j+i, counter+uint32(i), nonce)
+	}
+}

@@ -7,3 +7,7 @@ package chacha20core
 func laneBlocks2(l *[2]LaneSet, out *[2 * Lanes][BlockSize]byte) { laneBlocks2Generic(l, out) }
 
 func laneBlocks2Fast() bool { return false }
+
+func setRun(l *LaneSet, j, k int, counter uint32, nonce *[3]uint32) {
+	setRunGeneric(l, j, k, counter, nonce)
+}

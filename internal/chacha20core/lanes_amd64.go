@@ -14,6 +14,9 @@ func laneBlocksAVX512(l *LaneSet, out *[Lanes][BlockSize]byte, n int)
 func laneBlocks2AVX512(l *[2]LaneSet, out *[2 * Lanes][BlockSize]byte)
 
 //go:noescape
+func setRunAVX512(l *LaneSet, mask uint16, base uint32, nonce *[3]uint32)
+
+//go:noescape
 func laneBlocksAVX2(l *LaneSet, out *[Lanes][BlockSize]byte, n int)
 
 // laneBlocks is the dispatcher of LaneBlocks, on the keystream's toggles (so
@@ -43,3 +46,13 @@ func laneBlocks2(l *[2]LaneSet, out *[2 * Lanes][BlockSize]byte) {
 }
 
 func laneBlocks2Fast() bool { return useAVX512 }
+
+// setRun is the dispatcher of SetRun: one masked store per word with
+// AVX-512, else lane by lane.
+func setRun(l *LaneSet, j, k int, counter uint32, nonce *[3]uint32) {
+	if useAVX512 {
+		setRunAVX512(l, uint16((1<<k-1)<<j), counter-uint32(j), nonce)
+	} else {
+		setRunGeneric(l, j, k, counter, nonce)
+	}
+}

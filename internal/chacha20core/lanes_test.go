@@ -183,3 +183,44 @@ func BenchmarkLaneBlocks2(b *testing.B) {
 		}
 	})
 }
+
+// TestSetRun compares SetRun, under every keystream implementation, with
+// SetBlock lane by lane: every run of lanes, counters across the 32-bit
+// edge, and lanes outside the run left as they were.
+func TestSetRun(t *testing.T) {
+	cryptotest.Run(t, "chacha20", func(t *testing.T) {
+		r := rand.New(rand.NewPCG(7, 8))
+		for j := range Lanes {
+			for k := 1; j+k <= Lanes; k++ {
+				for _, counter := range []uint32{0, math.MaxUint32 - 3, r.Uint32()} {
+					var got LaneSet
+					for w := range got.W {
+						for i := range got.W[w] {
+							got.W[w][i] = r.Uint32()
+						}
+					}
+					want := got
+					nonce := [3]uint32{r.Uint32(), r.Uint32(), r.Uint32()}
+					got.SetRun(j, k, counter, &nonce)
+					for i := range k {
+						want.SetBlock(j+i, counter+uint32(i), &nonce)
+					}
+					if got != want {
+						t.Fatalf("SetRun(%d, %d, %#x) differs from SetBlock", j, k, counter)
+					}
+				}
+			}
+		}
+		for _, jk := range [][2]int{{-1, 1}, {0, 0}, {15, 2}, {0, 17}} {
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("SetRun(%d, %d) did not panic", jk[0], jk[1])
+					}
+				}()
+				var l LaneSet
+				l.SetRun(jk[0], jk[1], 0, &[3]uint32{})
+			}()
+		}
+	})
+}
