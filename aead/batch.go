@@ -433,9 +433,7 @@ func (g *group) add(m *Message, n, outLen int, l *longLanes) {
 		} else {
 			nonce = [3]uint32{le32(m.Nonce[0:]), le32(m.Nonce[4:]), le32(m.Nonce[8:])}
 		}
-		for i := range 1 + blocks {
-			g.ls.SetBlock(lane+i, uint32(i), &nonce)
-		}
+		g.ls.SetRun(lane, 1+blocks, 0, &nonce)
 		g.lanes += 1 + blocks
 	}
 	// The region the message will write, if it fits in Dst's capacity (a

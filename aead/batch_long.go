@@ -219,45 +219,51 @@ func (l *longLanes) wipe() {
 func (g *group) addLong(l *longLanes, m *Message, n int, direct bool) int {
 	first := l.n
 	blocks := 1 + blocks(n)
-	var nonce [3]uint32
-	var s chacha20core.State // XChaCha20's subkey
 	if g.x {
-		s.InitFrom(g.getKey()[:], m.Nonce)
-		nonce = s.Nonce
+		l.subkeyLanes(g.getKey(), m.Nonce, first, blocks)
 	} else {
 		if !l.keyed {
 			l.key(g.getKey())
 		}
-		nonce = [3]uint32{le32(m.Nonce[0:]), le32(m.Nonce[4:]), le32(m.Nonce[8:])}
+		nonce := [3]uint32{binary.LittleEndian.Uint32(m.Nonce[0:]), binary.LittleEndian.Uint32(m.Nonce[4:]), binary.LittleEndian.Uint32(m.Nonce[8:])}
+		l.runs(first, blocks, &nonce)
 	}
-	// Row by row within each LaneSet the message's lanes reach: the
-	// counters 0, 1, ... and the nonce (and XChaCha20's subkey).
-	for i := 0; i < blocks; {
-		ls, j := l.lane(first + i)
-		k := min(blocks-i, chacha20core.Lanes-j)
-		for c, row := 0, ls.W[8][j:j+k]; c < len(row); c++ {
-			row[c] = uint32(i + c)
-		}
-		for w, v := range nonce {
-			fill(ls.W[9+w][j:j+k], v, j)
-		}
-		if g.x {
-			for w, v := range s.Key {
-				fill(ls.W[w][j:j+k], v, j)
-			}
-		}
-		i += k
-	}
-	if g.x {
-		s.Wipe()
-	}
-	l.msgs[l.nm] = longMsg{m: m, first: first, n: n}
+	// Field by field (the MAC is keyed in run): a composite literal
+	// would be built on the stack and copied with wider loads than its
+	// stores, which stalls.
+	lm := &l.msgs[l.nm]
+	lm.m, lm.first, lm.n, lm.done, lm.out = m, first, n, 0, nil
 	if direct {
-		l.msgs[l.nm].out = m.Dst[len(m.Dst) : len(m.Dst)+n+Overhead]
+		lm.out = m.Dst[len(m.Dst) : len(m.Dst)+n+Overhead]
 	}
 	l.nm++
 	l.n += blocks
 	return l.nm - 1
+}
+
+// runs sets the counters 0, 1, ... and the nonce of the blocks lanes from
+// first, run by run within each LaneSet they reach.
+func (l *longLanes) runs(first, blocks int, nonce *[3]uint32) {
+	for i := 0; i < blocks; {
+		ls, j := l.lane(first + i)
+		k := min(blocks-i, chacha20core.Lanes-j)
+		ls.SetRun(j, k, uint32(i), nonce)
+		i += k
+	}
+}
+
+// subkeyLanes sets the lanes of an XChaCha20-Poly1305 message: its subkey
+// (HChaCha20 of the key and the nonce's first 16 bytes) in each of them,
+// and the counters and the rest of the nonce as runs does.
+func (l *longLanes) subkeyLanes(key *[KeySize]byte, nonce []byte, first, blocks int) {
+	var s chacha20core.State
+	s.InitFrom(key[:], nonce)
+	for i := range blocks {
+		ls, j := l.lane(first + i)
+		ls.SetKey(j, &s.Key)
+	}
+	l.runs(first, blocks, &s.Nonce)
+	s.Wipe()
 }
 
 // key puts the key of ChaCha20-Poly1305 in every lane, once per batch.
@@ -267,7 +273,7 @@ func (l *longLanes) key(key *[KeySize]byte) {
 	for i := range l.ls {
 		for h := range l.ls[i] {
 			for w, v := range s.Key {
-				fill(l.ls[i][h].W[w][:], v, 0)
+				fill(l.ls[i][h].W[w][:], v)
 			}
 		}
 	}
@@ -275,20 +281,13 @@ func (l *longLanes) key(key *[KeySize]byte) {
 	l.keyed = true
 }
 
-// fill sets every word of row to v, two at a time (rows are 8-byte
-// aligned, so an even lane starts a pair).
-func fill(row []uint32, v uint32, lane int) {
-	if lane%2 == 1 && len(row) > 0 {
-		row[0] = v
-		row = row[1:]
-	}
+// fill sets every word of row (a LaneSet row: 8-byte aligned, an even
+// number of words) to v, two at a time.
+func fill(row []uint32, v uint32) {
 	pairs := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(row))), len(row)/2)
 	v2 := uint64(v)<<32 | uint64(v)
 	for i := range pairs {
 		pairs[i] = v2
-	}
-	if len(row)%2 == 1 {
-		row[len(row)-1] = v
 	}
 }
 
