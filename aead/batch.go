@@ -179,17 +179,25 @@ func runGroups(k keyRef, nonceSize int, msgs []Message, opening bool, l *longLan
 		}
 		if why != "" {
 			g.flush(l)
-			g.wipe(l)
+			g.wipe()
+			if l != nil {
+				l.wipe()
+			}
 			panicAt(why, i)
 		}
-		if opening {
+		if l != nil && n >= 0 && longMessage(n) {
+			g.joinLong(l, m, n)
+		} else if opening {
 			g.open(m, l)
 		} else {
 			g.seal(m, l)
 		}
 	}
 	g.flush(l)
-	g.wipe(l)
+	g.wipe()
+	if l != nil {
+		l.wipe()
+	}
 	if opening {
 		for i := range msgs {
 			if msgs[i].Err != nil {
@@ -364,11 +372,8 @@ func (g *group) keyLanes(key *[KeySize]byte) {
 	s.Wipe()
 }
 
-func (g *group) wipe(l *longLanes) {
+func (g *group) wipe() {
 	g.ls.Wipe()
-	if l != nil {
-		l.wipe()
-	}
 	wipe.Memclr(g.ks[:])
 	if g.kernelRan {
 		wipe.Memclr(unsafe.Slice(&g.kl.Out[0][0], len(g.kl.Out)*len(g.kl.Out[0])))
@@ -403,11 +408,6 @@ func (g *group) add(m *Message, n, outLen int, l *longLanes) {
 		}
 		lane, slot = kernelLane, g.kl.Len()
 		g.kl.Add(m.Nonce, m.Text[:n], m.AdditionalData)
-	} else if l != nil && longMessage(n) {
-		if !l.fits(n) || g.reads(m) {
-			g.flush(l)
-		}
-		lane = longLane
 	} else if laneMessage(n) {
 		g.keyLanes(key)
 		blocks = (n + chacha20core.BlockSize - 1) / chacha20core.BlockSize
@@ -433,27 +433,21 @@ func (g *group) add(m *Message, n, outLen int, l *longLanes) {
 		} else {
 			nonce = [3]uint32{le32(m.Nonce[0:]), le32(m.Nonce[4:]), le32(m.Nonce[8:])}
 		}
-		g.ls.SetRun(lane, 1+blocks, 0, &nonce)
+		for i := range 1 + blocks {
+			g.ls.SetBlock(lane+i, uint32(i), &nonce)
+		}
 		g.lanes += 1 + blocks
 	}
 	// The region the message will write, if it fits in Dst's capacity (a
 	// new allocation overlaps nothing).
 	var out span
-	direct := false
 	if cap(m.Dst)-len(m.Dst) >= outLen {
 		out = spanOf(m.Dst[len(m.Dst) : len(m.Dst)+outLen])
-		// A long Seal may write its ciphertext in flush, before the
-		// messages ahead of it write theirs, unless one of them writes
-		// there too or reads there in its own call.
-		direct = lane == longLane && !g.opening && !g.writes(out)
 		if g.outSpan.lo == g.outSpan.hi {
 			g.outSpan = out
 		} else if out.lo != out.hi {
 			g.outSpan = span{min(g.outSpan.lo, out.lo), max(g.outSpan.hi, out.hi)}
 		}
-	}
-	if lane == longLane {
-		slot = g.addLong(l, m, n, direct)
 	}
 	p := &g.pending[g.n]
 	p.m, p.lane, p.slot, p.n = m, lane, slot, n
@@ -550,10 +544,6 @@ func (g *group) flush(l *longLanes) {
 	for i, p := range g.pending[:g.n] {
 		m := p.m
 		switch {
-		case p.lane == longLane && !g.opening:
-			g.sealLong(l, &p)
-		case p.lane == longLane:
-			g.openLong(l, &p)
 		case p.lane == kernelLane && kernelRan && !g.opening:
 			ret, out := alias.SliceForAppend(m.Dst, p.n+Overhead)
 			copy(out, g.kl.Out[p.slot][:p.n])
@@ -568,9 +558,17 @@ func (g *group) flush(l *longLanes) {
 				g.openFailed(m, p.n)
 			}
 		case p.lane < 0 && !g.opening: // a long message, or the kernel's when it did not run
-			m.Out, m.Err = seal(g.key, m.Nonce, m.Dst, m.Text, m.AdditionalData, -1), nil
+			if p.lane == longLane {
+				g.sealLong(l, m, p.slot, p.n)
+			} else {
+				m.Out, m.Err = seal(g.key, m.Nonce, m.Dst, m.Text, m.AdditionalData, -1), nil
+			}
 		case p.lane < 0:
-			m.Out, m.Err = open(g.key, m.Nonce, m.Dst, m.Text, m.AdditionalData, -1)
+			if p.lane == longLane {
+				g.openLong(l, m, p.slot, p.n)
+			} else {
+				m.Out, m.Err = open(g.key, m.Nonce, m.Dst, m.Text, m.AdditionalData, -1)
+			}
 		case !g.opening:
 			ret, out := alias.SliceForAppend(m.Dst, p.n+Overhead)
 			copy(out, g.ks[(p.lane+1)*chacha20core.BlockSize:][:p.n])

@@ -68,5 +68,5 @@ func TestKernelRunEmpties(t *testing.T) {
 	if n := g.kl.Len(); n != 0 {
 		t.Errorf("kernelRun left %d messages in the group's Lanes", n)
 	}
-	g.wipe(nil)
+	g.wipe()
 }

@@ -213,6 +213,38 @@ func (l *longLanes) wipe() {
 	}
 }
 
+// joinLong adds m, a message of n text bytes that Seal or Open would not
+// panic on, to the group as a long message, flushing the group first if
+// the long lanes or the pending messages are full or if m reads what a
+// pending message writes: add's work for the long group.
+func (g *group) joinLong(l *longLanes, m *Message, n int) {
+	if !l.fits(n) || g.n == len(g.pending) || g.reads(m) {
+		g.flush(l)
+	}
+	outLen := n
+	if !g.opening {
+		outLen += Overhead
+	}
+	var out span
+	direct := false
+	if cap(m.Dst)-len(m.Dst) >= outLen {
+		out = spanOf(m.Dst[len(m.Dst) : len(m.Dst)+outLen])
+		// A Seal may write its ciphertext in flush, before the messages
+		// ahead of it write theirs, unless one of them writes there too
+		// or reads there in its own call.
+		direct = !g.opening && !g.writes(out)
+		if g.outSpan.lo == g.outSpan.hi {
+			g.outSpan = out
+		} else if out.lo != out.hi {
+			g.outSpan = span{min(g.outSpan.lo, out.lo), max(g.outSpan.hi, out.hi)}
+		}
+	}
+	p := &g.pending[g.n]
+	p.m, p.lane, p.slot, p.n = m, longLane, g.addLong(l, m, n, direct), n
+	g.outs[g.n] = out
+	g.n++
+}
+
 // addLong gives message m, of n text bytes with the given nonce, the
 // next lanes of the long group: its block 0 and one lane per block of its
 // text. The caller has flushed the group if they would not fit.
@@ -297,34 +329,34 @@ func (l *longLanes) fits(n int) bool {
 	return l.n+1+blocks(n) <= longLaneMax && l.nm < len(l.msgs)
 }
 
-// sealLong writes the Seal of pending long message p (slot: its index in
-// the long group), whose ciphertext is in the long lanes, to its dst.
-func (g *group) sealLong(l *longLanes, p *pendingMsg) {
-	m := p.m
-	lm := &l.msgs[p.slot]
+// sealLong writes the Seal of message m, long message slot of the group
+// with n text bytes, whose ciphertext is in the long lanes or already in
+// its output, to its dst.
+func (g *group) sealLong(l *longLanes, m *Message, slot, n int) {
+	lm := &l.msgs[slot]
 	if lm.out != nil {
-		l.finish(p.slot, (*[Overhead]byte)(lm.out[p.n:]))
+		l.finish(slot, (*[Overhead]byte)(lm.out[n:]))
 		m.Out, m.Err = m.Dst[:len(m.Dst)+len(lm.out)], nil
 		return
 	}
-	ret, out := alias.SliceForAppend(m.Dst, p.n+Overhead)
+	ret, out := alias.SliceForAppend(m.Dst, n+Overhead)
 	copy(out, l.ct(lm))
-	l.finish(p.slot, (*[Overhead]byte)(out[p.n:]))
+	l.finish(slot, (*[Overhead]byte)(out[n:]))
 	m.Out, m.Err = ret, nil
 }
 
-// openLong writes the Open of pending long message p, whose keystream is
-// in the long lanes, to its dst if its tag matches.
-func (g *group) openLong(l *longLanes, p *pendingMsg) {
-	m := p.m
+// openLong writes the Open of message m, long message slot of the group
+// with n text bytes, whose keystream is in the long lanes, to its dst if
+// its tag matches.
+func (g *group) openLong(l *longLanes, m *Message, slot, n int) {
 	var tag [Overhead]byte
-	l.finish(p.slot, &tag)
-	if !tagEqual(&tag, m.Text[p.n:]) {
-		g.openFailed(m, p.n)
+	l.finish(slot, &tag)
+	if !tagEqual(&tag, m.Text[n:]) {
+		g.openFailed(m, n)
 		return
 	}
-	ret, out := alias.SliceForAppend(m.Dst, p.n)
-	xorBytes(out, m.Text[:p.n], unsafe.Slice(&l.ks[l.msgs[p.slot].first+1][0], p.n))
+	ret, out := alias.SliceForAppend(m.Dst, n)
+	xorBytes(out, m.Text[:n], unsafe.Slice(&l.ks[l.msgs[slot].first+1][0], n))
 	m.Out, m.Err = ret, nil
 }
 
