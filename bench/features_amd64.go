@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/chachakit/chachakit/internal/aeadasm"
+	"github.com/chachakit/chachakit/internal/chacha20core"
 	"github.com/chachakit/chachakit/internal/cpuid"
 	"golang.org/x/sys/cpu"
 )
@@ -86,7 +87,7 @@ func cpuDetails() map[string]string {
 	if m := cpuid.X86Poly1305For(c).AVX2Min; m > 0 {
 		mac = fmt.Sprintf("Poly1305 of the separate passes: AVX2 lanes from %d bytes, the integer units below", m)
 	}
-	if r.BatchWide {
+	if r.BatchWide && chacha20core.LaneBlocks2Fast() {
 		mac += "; aead.Batch: messages of 257-1536 bytes share 32-lane keystream passes of two interleaved zmm batches, two Poly1305 chains on the integer units beside each"
 	}
 	// The small kernels' rounds, the layout of five to eight blocks and the
