@@ -13,8 +13,8 @@ import (
 // instruction takes two cycles (AMD Zen 5 under bhyve, bench/README.md)
 // that chain leaves half the vector ports idle, and the second batch fills
 // them (32 lanes in about two thirds of the time of two LaneBlocks calls
-// there: chacha20core's BenchmarkLaneBlocks2). The two batches take all 32 zmm
-// registers, so the rotations are VPROLD (no scratch register), the
+// there: chacha20core's BenchmarkLaneBlocks2). The two batches take all
+// 32 zmm registers, so the rotations are VPROLD (no scratch register), the
 // feed-forward re-reads the input from memory, and the first batch's
 // transposition borrows four of the second's registers, parked in the
 // second batch's own output blocks until it needs them.

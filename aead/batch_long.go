@@ -19,10 +19,11 @@ import (
 // integer units, idle too, run two Poly1305 chains over the ciphertext of
 // messages that earlier passes finished (aeadasm.LaneBlocks2MAC, up to 640
 // bytes each); each message's MAC ends in its turn among the group's writes
-// (the vector Poly1305). Its text is read in flush, as a short message's is.
-// On AMD Zen 5 under bhyve, 64 Seals per batch against the loop of Seal
-// calls: 257 bytes 1.45x, 640 1.25x, 1088 1.17x, 1350 1.13x, 1472 1.1-1.4x,
-// 1536 1.09x, 1600 0.97x, 2047 0.97x (bench/README.md, "Batches").
+// (the vector Poly1305). A long message's text is read in flush, as a
+// short message's is; a Seal whose output no pending message writes or
+// reads gets its ciphertext there directly (joinLong). The group pays
+// from 257 bytes to about 1536 on the Zen 5 where it was measured
+// (bench/README.md, "Batches", has the sweep).
 
 // longMax is the longest message of the long group: 24 text blocks.
 const longMax = 1536
