@@ -2,11 +2,6 @@
 
 package aead
 
-import (
-	"github.com/chachakit/chachakit/internal/chacha20core"
-	"github.com/chachakit/chachakit/internal/poly1305"
-)
-
 // laneMax elsewhere: the lanes are the portable code, used in tests only
 // (forceLanes); the amd64 limit, so that the groups are tested alike.
 const laneMax = 4 * 64
@@ -21,14 +16,3 @@ const kernelMin = 1
 
 // batchWide: the long group's LaneBlocks2 interleaves only on amd64.
 const batchWide = false
-
-// The long group's MAC chunks, as on amd64 (lanes2MAC).
-const (
-	lanes2MACChunk = 64
-	lanes2MACMax   = 10 * lanes2MACChunk
-)
-
-// lanes2MAC is the reference of amd64's aeadasm.LaneBlocks2MAC.
-func lanes2MAC(l *[2]chacha20core.LaneSet, out *[2 * chacha20core.Lanes][chacha20core.BlockSize]byte, a, b *poly1305.MAC, ma, mb []byte) {
-	lanes2MACGeneric(l, out, a, b, ma, mb)
-}
