@@ -86,6 +86,7 @@ const signature = "func(s *[12]uint32, dst []byte, src []byte)"
 var (
 	sigma    Mem // "expand 32-byte k", the first row
 	iota16   Mem // 0, 1, ..., 15: per-lane counter offsets of a transposed batch
+	iota16hi Mem // 16, 17, ..., 31: the same for the second batch of a 32-block pass
 	rowLanes Mem // {0,0,0,0, 1,0,0,0, 2,0,0,0, 3,0,0,0}: per-lane counter offsets of a row batch
 	rowStep2 Mem // {2,0,0,0} x2: second ymm row set
 	rowStep1 Mem // {1,0,0,0}: second xmm row set
@@ -105,8 +106,9 @@ var families = map[string]func(){
 	"xorbytes": genXORBytes,
 	"poly1305": genPoly1305,
 	"chacha20": func() {
-		constants("sigma", "iota16", "rowLanes", "rowStep2", "rowStep1", "rowStep4", "rol16", "rol8")
+		constants("sigma", "iota16", "iota16hi", "rowLanes", "rowStep2", "rowStep1", "rowStep4", "rol16", "rol8")
 		genAVX512()
+		genXORLanes2AVX512()
 		genRowsProldAVX512()
 		genRowsZ2AVX512()
 		genRowsYAVX512()
@@ -169,6 +171,11 @@ var tables = map[string]func(){
 			DATA(4*i, U32(uint32(i)))
 		}
 	},
+	"iota16hi": func() {
+		for i := 0; i < 16; i++ {
+			DATA(4*i, U32(uint32(16+i)))
+		}
+	},
 	"rowLanes": func() {
 		for i := 0; i < 16; i++ {
 			v := uint32(0)
@@ -229,7 +236,7 @@ func rotMask(r int) {
 // a table used but not emitted fails to assemble).
 func constants(names ...string) {
 	for name, m := range map[string]*Mem{
-		"sigma": &sigma, "iota16": &iota16, "rowLanes": &rowLanes, "rowStep2": &rowStep2,
+		"sigma": &sigma, "iota16": &iota16, "iota16hi": &iota16hi, "rowLanes": &rowLanes, "rowStep2": &rowStep2,
 		"rowStep1": &rowStep1, "rowStep4": &rowStep4, "rol16": &rol16, "rol8": &rol8, "midMask": &midMask,
 		"lanesCtr": &lanesCtr, "tagPerm": &tagPerm,
 	} {

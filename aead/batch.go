@@ -37,11 +37,12 @@ type Message struct {
 // side in the lanes of the vector registers (and, with AVX-512 IFMA, their
 // Poly1305 tags too; with AVX-512BW and IFMA, ChaCha20-Poly1305 messages of
 // up to 64 bytes and 64 of additional data go eight at a time through one
-// assembly kernel, blocks and tags; on AMD Zen 5, messages of 257 to 1536
-// bytes share 32-lane passes of two interleaved batches, with their MACs
-// on the integer units beside them: internal/cpuid's X86AEAD.BatchWide). Elsewhere, and for long messages, it makes the calls
-// a loop would; so it does on cores where the lanes measured slower than
-// the loop (AMD Zen 1: X86AEAD.BatchLoop).
+// assembly kernel, blocks and tags; on AMD Zen 5 with full-width 512-bit
+// units, messages of 257 to 1536 bytes share 32-lane passes of two
+// interleaved batches, with their MACs on the integer units beside them:
+// internal/cpuid's X86AEAD.BatchWide). Elsewhere, and for long messages, it
+// makes the calls a loop would; so it does on cores where the lanes
+// measured slower than the loop (AMD Zen 1: X86AEAD.BatchLoop).
 //
 // New and NewX keep x/crypto's signature, returning a cipher.AEAD, so reach
 // the methods with a type assertion:

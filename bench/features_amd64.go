@@ -56,6 +56,10 @@ func cpuDetails() map[string]string {
 	if k.RowsY {
 		y = "two ymm row sets"
 	}
+	wide := "17 at a time (16 zmm lanes and one block on the integer units)"
+	if k.Lanes2 {
+		wide = "from 18 blocks on, 32 at a time in two interleaved 16-lane zmm batches (a last pass for a rest of 18 or more, the 16+1 batch for less)"
+	}
 	rounds := map[bool]string{false: "shift-pair rotation", true: "VPROLD"}[r.Prold]
 	if r.Prold && r.ProldMin > 0 {
 		rounds = fmt.Sprintf("shift-pair rotation rounds below %d bytes and VPROLD", r.ProldMin)
@@ -99,12 +103,21 @@ func cpuDetails() map[string]string {
 		off = "AVX-512 off, so the AVX2 kernels run, and the choices among AVX-512 kernels below (rounds, zmm row sets, IFMA) do not apply: "
 	}
 	return map[string]string{
-		"cpuid": fmt.Sprintf("%s family %#x model %#x stepping %d, AMX %v%s", x.Vendor, x.Family, x.Model, x.Stepping, x.AMX, brand()),
+		"cpuid": fmt.Sprintf("%s family %#x model %#x stepping %d, AMX %v%s%s", x.Vendor, x.Family, x.Model, x.Stepping, x.AMX, perfIDs(x), brand()),
 		"core":  c.String(),
-		"route": off + fmt.Sprintf("AEAD small kernels up to %d bytes with %s rounds%s%s; %s; %s; three or four keystream blocks in %s, five to eight in %s; long messages: the stitched loop with the MAC %s, its tail's keystream (up to 960 bytes, 192 with AVX2) computed with the key block; XChaCha20's subkey %s; a lone keystream block %s; %s (the core's rows of internal/cpuid's X86AEADFor, X86ChaCha20For and X86Poly1305For)",
-			r.SmallMax, rounds, ks, short, mid, avx2, y, z2,
+		"route": off + fmt.Sprintf("AEAD small kernels up to %d bytes with %s rounds%s%s; %s; %s; three or four keystream blocks in %s, five to eight in %s, long keystreams %s; long messages: the stitched loop with the MAC %s, its tail's keystream (up to 960 bytes, 192 with AVX2) computed with the key block; XChaCha20's subkey %s; a lone keystream block %s; %s (the core's rows of internal/cpuid's X86AEADFor, X86ChaCha20For and X86Poly1305For)",
+			r.SmallMax, rounds, ks, short, mid, avx2, y, z2, wide,
 			map[bool]string{false: "on the integer units", true: "in IFMA lanes from 8 KiB"}[r.LoopIFMA], h, b, mac),
 	}
+}
+
+// perfIDs is the cpuid line's AMD performance optimization identifiers
+// (Fn8000_001A_EAX), whose FP512 bit tells the two kinds of Zen 5 apart.
+func perfIDs(x cpuid.X86) string {
+	if x.Vendor != "AuthenticAMD" {
+		return ""
+	}
+	return fmt.Sprintf(", Fn8000_001A_EAX %#x (FP512 %v)", cpuid.X86PerfIDs(), x.FP512)
 }
 
 // brand is the cpuid line's brand string and hypervisor, where CPUID has

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # x86-latency.sh: the latency of dependent chains of the vector
 # instructions the row code's rounds use, in cycles of a chain of
-# dependent 64-bit ADDs (one cycle on every x86 core), and that clock.
+# dependent 64-bit ADDs (one cycle on every x86 core), and that clock;
+# then how many VPADDD and VPROLD zmm instructions issue per cycle from
+# eight independent chains (AMD Zen 5 with full-width 512-bit units about
+# 3 and 2, Zen 5 issuing them as 256-bit halves 2 and 1: bench/README.md,
+# "AMD EPYC Zen 5: two batches per keystream pass").
 #
 # Usage: bench/scripts/x86-latency.sh   (needs gcc and an AVX-512VL CPU)
 #
@@ -45,6 +49,24 @@ CHAIN(shufb, "vpxor %%xmm0,%%xmm0,%%xmm0", "vpshufb %%xmm1,%%xmm0,%%xmm0")
 CHAIN(prold, "vpxor %%xmm0,%%xmm0,%%xmm0", "vprold $7,%%xmm0,%%xmm0")
 CHAIN(tern, "vpxor %%xmm0,%%xmm0,%%xmm0", "vpternlogd $0x96,%%xmm1,%%xmm1,%%xmm0")
 
+/* Eight independent chains of insn (a format with %%zmmN), twice per
+   iteration; seconds per instruction. */
+#define Z8(i) i(0) i(1) i(2) i(3) i(4) i(5) i(6) i(7)
+#define ADDZ(n) "vpaddd %%zmm" #n ",%%zmm" #n ",%%zmm" #n "\n"
+#define ROLZ(n) "vprold $7,%%zmm" #n ",%%zmm" #n "\n"
+#define WIDE(name, insn)                                                      \
+	static double name(void) {                                            \
+		double t = now();                                             \
+		long n = N / 4;                                               \
+		__asm__ volatile("1:\n" Z8(insn) Z8(insn) " dec %0\n jnz 1b"  \
+		                 : "+r"(n)::"xmm0", "xmm1", "xmm2", "xmm3",   \
+		                   "xmm4", "xmm5", "xmm6", "xmm7", "cc");     \
+		return (now() - t) / (16.0 * (N / 4));                        \
+	}
+
+WIDE(addw, ADDZ)
+WIDE(rolw, ROLZ)
+
 int main(void) {
 	struct {
 		const char *name;
@@ -62,6 +84,8 @@ int main(void) {
 		x = t[i].f();
 		printf("%s: %.2f\n", t[i].name, x / a);
 	}
+	printf("VPADDD zmm, 8 chains: %.2f per cycle\n", a / addw());
+	printf("VPROLD zmm, 8 chains: %.2f per cycle\n", a / rolw());
 	return 0;
 }
 C

@@ -57,6 +57,15 @@ func xorRowsZ2AVX512(s *State, dst, src []byte)
 //go:noescape
 func xorRowsYAVX512(s *State, dst, src []byte)
 
+// xorLanes2AVX512 is xorBlocksAVX512 in passes of 32 blocks, two 16-lane
+// batches with interleaved rounds, the last pass writing only the blocks
+// asked for, for cores where one batch's chain of dependent instructions
+// leaves the vector ports idle (lanes2; the caller, xorLanes2, gives it
+// whole passes and a rest worth a pass).
+//
+//go:noescape
+func xorLanes2AVX512(s *State, dst, src []byte)
+
 // xorBlockScalar XORs exactly one keystream block (len(src) == 64) into dst,
 // computed in general-purpose registers, for cores where that beats the row
 // code (blockScalar).
@@ -71,7 +80,8 @@ func xorBlocksAVX2(s *State, dst, src []byte)
 func xorBlocksSSSE3(s *State, dst, src []byte)
 
 // xorBlocks is the dispatcher: AVX-512 (17 blocks per batch: 16 in zmm lanes
-// and one in general-purpose registers), AVX2 (8), SSSE3 (4), else the
+// and one in general-purpose registers; 32 in two zmm batches where the core
+// prefers that), AVX2 (8), SSSE3 (4), else the
 // portable code. Each assembly path handles short inputs and the tail of a
 // long one itself, with fewer lanes (down to one or two blocks in the
 // "row" layout, whose latency suits 64- to 512-byte messages). The
@@ -85,6 +95,8 @@ func xorBlocks(s *State, dst, src []byte) {
 		xorRowsZ2AVX512(s, dst, src)
 	} else if useAVX512 && rowsY && len(src) > 2*BlockSize && len(src) < 5*BlockSize {
 		xorRowsYAVX512(s, dst, src)
+	} else if useAVX512 && lanes2 && len(src) >= lanes2Rest*BlockSize {
+		xorLanes2(s, dst, src)
 	} else if useAVX512 {
 		xorBlocksAVX512(s, dst, src)
 	} else if useAVX2 && xmmBlocks && useSSSE3 && (len(src) == BlockSize || len(src) == 5*BlockSize) {
@@ -110,6 +122,30 @@ var rowsZ2 = x86ChaCha20().RowsZ2
 // rowsY selects xorRowsYAVX512 for three or four blocks on this core
 // (internal/cpuid's X86ChaCha20For); a variable for the tests.
 var rowsY = x86ChaCha20().RowsY
+
+// lanes2 selects xorLanes2AVX512 for lanes2Rest blocks or more on this
+// core (internal/cpuid's X86ChaCha20For); a variable for the tests.
+var lanes2 = x86ChaCha20().Lanes2
+
+// lanes2Rest is the fewest blocks worth a pass of xorLanes2AVX512: below,
+// the hybrid batch's 17 blocks and the row code for one more are faster
+// (bench/README.md); a variable for the tests.
+var lanes2Rest = 18
+
+// xorLanes2 gives xorLanes2AVX512 the whole 32-block passes of src and a
+// last pass of the rest if it has lanes2Rest blocks or more, and
+// xorBlocksAVX512 what it leaves.
+func xorLanes2(s *State, dst, src []byte) {
+	m := len(src) / BlockSize
+	k := m &^ 31
+	if m-k >= lanes2Rest {
+		k = m
+	}
+	xorLanes2AVX512(s, dst[:k*BlockSize], src[:k*BlockSize])
+	if k < m {
+		xorBlocksAVX512(s, dst[k*BlockSize:], src[k*BlockSize:])
+	}
+}
 
 // blockScalar selects xorBlockScalar for a call of one block on this core
 // (internal/cpuid's X86ChaCha20For) in place of the row code of whichever

@@ -45,14 +45,17 @@ func pathHeadBlocks() int {
 }
 
 // BatchBlocks returns the number of blocks in the widest batch of the
-// current path (17 for AVX512: 16 vector lanes and the scalar block; 8 for
-// AVX2; 4 for SSSE3). A call of k·BatchBlocks()+1 blocks ends with one
+// current path (17 for AVX512: 16 vector lanes and the scalar block, or 32,
+// two 16-lane batches, where the core takes xorLanes2AVX512; 8 for AVX2; 4
+// for SSSE3). A call of k·BatchBlocks()+1 blocks ends with one
 // block computed alone in the row layout, which costs what two do
 // (CheapBlocks), so a caller that may need more keystream later
 // (chacha20.Cipher) can stop one block short and take the last block with
 // the next one in one cheap call.
 func BatchBlocks() int {
 	switch {
+	case useAVX512 && lanes2:
+		return 32
 	case useAVX512:
 		return HeadBlocks + 1
 	case useAVX2:

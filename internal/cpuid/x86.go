@@ -8,7 +8,17 @@ type X86 struct {
 	Vendor                  string // "GenuineIntel", "AuthenticAMD", "HygonGenuine", ...
 	Family, Model, Stepping int
 	AMX                     bool // leaf 07H EDX bit 24, AMX-TILE
+	FP512                   bool // AMD: Fn8000_001A_EAX bit 3, 512-bit operations executed full width (X86PerfIDs)
 }
+
+// FP512 is the bit of CPUID Fn8000_001A_EAX (AMD's performance
+// optimization identifiers: FP128, MOVU, FP256 in bits 0-2) that reports
+// 512-bit instructions executed in full-width units rather than as two
+// 256-bit halves. AMD Zen 5 can run either way (its hardware configuration
+// register can make 512-bit operations issue like 256-bit ones), and the
+// two measure as different cores (bench/README.md, "AMD EPYC Zen 5: two
+// batches per keystream pass"); Zen 4 executes them as halves.
+const FP512 = 1 << 3
 
 // DecodeX86 decodes leaf 0's vendor registers (EBX, EDX, ECX in that order
 // spell the vendor), leaf 1's EAX and leaf 7's EDX. The extended family is
@@ -52,6 +62,7 @@ const (
 	AMDZen3
 	AMDZen4
 	AMDZen5
+	AMDZen5Wide // Zen 5 that reports full-width 512-bit execution (X86.FP512)
 )
 
 var x86Names = [...]string{
@@ -70,6 +81,7 @@ var x86Names = [...]string{
 	AMDZen3:             "AMD Zen 3",
 	AMDZen4:             "AMD Zen 4",
 	AMDZen5:             "AMD Zen 5",
+	AMDZen5Wide:         "AMD Zen 5 (full-width 512-bit units)",
 }
 
 func (c X86Core) String() string {
@@ -124,6 +136,9 @@ func (x X86) Core() X86Core {
 			}
 			return AMDZen3
 		case 0x1a:
+			if x.FP512 {
+				return AMDZen5Wide
+			}
 			return AMDZen5
 		}
 	}
@@ -214,10 +229,12 @@ type X86AEAD struct {
 	// 1536 bytes to 32-lane keystream passes of two interleaved 16-lane zmm
 	// batches (chacha20core.LaneBlocks2), with two Poly1305 chains on the
 	// integer units beside each pass (aeadasm.LaneBlocks2MAC), instead of
-	// each message's own kernel: on AMD Zen 5 under bhyve, whose two-cycle
-	// vector instructions leave one batch's chain half the ports, 32 blocks
-	// take 207 ns against 309 for two batches, and 64 Seals of 257 to 1536
-	// bytes 1.09-1.45 times the loop's rate (bench/README.md, "Batches").
+	// each message's own kernel: on AMD Zen 5 with full-width 512-bit
+	// units, whose two-cycle vector instructions leave one batch's chain
+	// half the ports, 32 blocks take 207 ns against 309 for two batches,
+	// and 64 Seals of 257 to 1536 bytes 1.09-1.45 times the loop's rate
+	// (bench/README.md, "Batches"). Not on the Zen 5 that issues 512-bit
+	// operations as halves, where one batch fills the ports (Lanes2).
 	BatchWide bool
 }
 
@@ -261,6 +278,17 @@ type X86ChaCha20 struct {
 	// instructions takes twice the cycles of the scalar one there.
 	BlockScalar bool
 
+	// Lanes2 selects, for 18 keystream blocks or more, passes of 32 blocks
+	// in two 16-lane zmm batches with interleaved rounds (chacha20core's
+	// xorLanes2AVX512) over the 16+1 hybrid batch. It is set on Zen 5 with
+	// full-width 512-bit units, where a simple vector instruction takes two
+	// cycles and one batch's chain of dependent rounds leaves the vector
+	// ports half idle (256 blocks 1.50x as fast, bench/README.md,
+	// "AMD EPYC Zen 5: two batches per keystream pass"). Where 512-bit
+	// operations issue as halves (the Zen 5 of 2026-11-30) one batch fills
+	// the ports, and the hybrid's free 17th block wins (an estimate).
+	Lanes2 bool
+
 	// XMMBlocks selects, for calls of one block and of five, the SSSE3
 	// code (xmm registers: one block in one row set; five as a 4-lane
 	// batch and one row) over the AVX2 code, whose ymm registers compute
@@ -281,11 +309,17 @@ func X86ChaCha20For(c X86Core) X86ChaCha20 {
 		RowProld:        a.Prold && a.ProldMin <= 64,
 		RowsZ2:          c == IntelSapphireRapids,
 		RowsY:           c == AMDZen4,
-		HChaCha20Scalar: c == AMDZen5,
-		BlockScalar:     c == AMDZen5,
+		HChaCha20Scalar: zen5(c),
+		BlockScalar:     zen5(c),
+		Lanes2:          c == AMDZen5Wide,
 		XMMBlocks:       c == AMDZen1,
 	}
 }
+
+// zen5 reports whether c is AMD Zen 5 with either execution of 512-bit
+// instructions: the rows measured before the two were told apart hold for
+// both.
+func zen5(c X86Core) bool { return c == AMDZen5 || c == AMDZen5Wide }
 
 // X86Poly1305 is how the amd64 Poly1305 of the separate passes differs
 // between cores (internal/poly1305 reads it once); the AEAD kernels carry
@@ -315,8 +349,8 @@ func X86AEADFor(c X86Core) X86AEAD {
 	switch c {
 	case IntelSapphireRapids:
 		return X86AEAD{SmallMax: 192, SmallMaxAVX2: 192, Prold: true, LoopIFMA: true}
-	case AMDZen5:
-		return X86AEAD{SmallMax: 192, SmallMaxAVX2: 448, KeyScalar: true, BatchWide: true}
+	case AMDZen5, AMDZen5Wide:
+		return X86AEAD{SmallMax: 192, SmallMaxAVX2: 448, KeyScalar: true, BatchWide: c == AMDZen5Wide}
 	case AMDZen4:
 		return X86AEAD{SmallMax: 448, SmallMaxAVX2: 448, OpenFirstMin: 321, Prold: true, ProldMin: 65}
 	case AMDZen1:

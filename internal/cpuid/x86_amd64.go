@@ -26,7 +26,19 @@ func readX86() X86 {
 	if maxLeaf >= 7 {
 		_, _, _, edx7 = cpuid(7, 0)
 	}
-	return DecodeX86(ebx, edx, ecx, eax1, edx7)
+	x := DecodeX86(ebx, edx, ecx, eax1, edx7)
+	x.FP512 = X86PerfIDs()&FP512 != 0 && x.Vendor == "AuthenticAMD"
+	return x
+}
+
+// X86PerfIDs returns AMD's performance optimization identifiers, CPUID
+// Fn8000_001A_EAX, or 0 where the leaf does not exist.
+func X86PerfIDs() uint32 {
+	if max, _, _, _ := cpuid(0x80000000, 0); max < 0x8000001a {
+		return 0
+	}
+	eax, _, _, _ := cpuid(0x8000001a, 0)
+	return eax
 }
 
 // X86Brand returns the processor's brand string (CPUID leaves 80000002H

@@ -64,6 +64,20 @@ func TestX86Cores(t *testing.T) {
 	}
 }
 
+// TestX86Zen5Wide: a Zen 5 whose Fn8000_001A_EAX has FP512 (the bhyve
+// guest of 2026-12-02 to 12-05 reports 0xa: MOVU and FP512) is
+// AMDZen5Wide; without it (the leaf absent, or the bit clear) AMDZen5.
+func TestX86Zen5Wide(t *testing.T) {
+	x := DecodeX86(amd[0], amd[1], amd[2], 0x00b00f21, 0)
+	if got := x.Core(); got != AMDZen5 {
+		t.Errorf("without FP512: %v, want %v", got, AMDZen5)
+	}
+	x.FP512 = 0xa&FP512 != 0
+	if got := x.Core(); got != AMDZen5Wide {
+		t.Errorf("with FP512: %v, want %v", got, AMDZen5Wide)
+	}
+}
+
 // TestReadX86 checks that this machine's CPUID decodes to a known vendor
 // string (on amd64).
 func TestReadX86(t *testing.T) {
@@ -83,11 +97,12 @@ func TestReadX86(t *testing.T) {
 func TestX86AEADFor(t *testing.T) {
 	want := map[X86Core]X86AEAD{
 		IntelSapphireRapids: {SmallMax: 192, SmallMaxAVX2: 192, Prold: true, LoopIFMA: true},
-		AMDZen5:             {SmallMax: 192, SmallMaxAVX2: 448, KeyScalar: true, BatchWide: true},
+		AMDZen5:             {SmallMax: 192, SmallMaxAVX2: 448, KeyScalar: true},
+		AMDZen5Wide:         {SmallMax: 192, SmallMaxAVX2: 448, KeyScalar: true, BatchWide: true},
 		AMDZen4:             {SmallMax: 448, SmallMaxAVX2: 448, OpenFirstMin: 321, Prold: true, ProldMin: 65},
 		AMDZen1:             {SmallMax: 448, SmallMaxAVX2: 448, BatchLoop: true},
 	}
-	for c := X86Unknown; c <= AMDZen5; c++ {
+	for c := X86Unknown; c <= AMDZen5Wide; c++ {
 		w, ok := want[c]
 		if !ok {
 			w = X86AEAD{SmallMax: 192, SmallMaxAVX2: 448, OpenFirstMin: 321}
@@ -95,7 +110,7 @@ func TestX86AEADFor(t *testing.T) {
 		if got := X86AEADFor(c); got != w {
 			t.Errorf("%v: %+v, want %+v", c, got, w)
 		}
-		wc := X86ChaCha20{RowProld: c == IntelSapphireRapids, RowsZ2: c == IntelSapphireRapids, RowsY: c == AMDZen4, HChaCha20Scalar: c == AMDZen5, BlockScalar: c == AMDZen5, XMMBlocks: c == AMDZen1}
+		wc := X86ChaCha20{RowProld: c == IntelSapphireRapids, RowsZ2: c == IntelSapphireRapids, RowsY: c == AMDZen4, HChaCha20Scalar: zen5(c), BlockScalar: zen5(c), Lanes2: c == AMDZen5Wide, XMMBlocks: c == AMDZen1}
 		if got := X86ChaCha20For(c); got != wc {
 			t.Errorf("%v: X86ChaCha20For %+v, want %+v", c, got, wc)
 		}
