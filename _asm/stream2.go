@@ -26,15 +26,52 @@ import (
 // borrows their registers for its transposition; the frame is cleared
 // before returning.
 //
+// xorLanes2SplitAVX512 is one such pass for a chacha20.Cipher's call that
+// ends in a partial block: the len(src)/64 blocks asked for into dst, then
+// the next len(buf)/64 blocks into buf (XORed in place: the cipher's
+// buffer, holding the message's last bytes and zeros), together at most
+// 32, so that the buffered blocks cost no call of their own.
+//
+//	func xorLanes2SplitAVX512(s *State, dst, src, buf []byte)
+//
 // Register map: Zw word w of blocks 0-15 of the pass, Z(16+w) word w of
 // blocks 16-31; RAX the State, RSI src, RDI dst, RCX blocks left, RDX the
-// double-round counter.
+// double-round counter; for the split pass, R8 the blocks of src and R9
+// buf.
 func genXORLanes2AVX512() {
-	TEXT("xorLanes2AVX512", NOSPLIT, signature)
-	Doc("xorLanes2AVX512 XORs len(src)/64 keystream blocks into dst with AVX-512F,",
-		"32 blocks per pass in two interleaved 16-lane batches.")
+	genXORLanes2(false)
+	genXORLanes2(true)
+}
+
+func genXORLanes2(split bool) {
+	name, sig := "xorLanes2AVX512", signature
+	if split {
+		name, sig = "xorLanes2SplitAVX512", "func(s *[12]uint32, dst, src, buf []byte)"
+	}
+	TEXT(name, NOSPLIT, sig)
+	if split {
+		Doc("xorLanes2SplitAVX512 XORs len(src)/64 keystream blocks into dst and the next",
+			"len(buf)/64 into buf, at most 32 in all, in one pass of two 16-lane batches.")
+	} else {
+		Doc("xorLanes2AVX512 XORs len(src)/64 keystream blocks into dst with AVX-512F,",
+			"32 blocks per pass in two interleaved 16-lane batches.")
+	}
 	park := AllocLocal(4 * 64)
-	prologue()
+	if split {
+		Comment("R8 = blocks of src, R9 = buf, RCX = all blocks of the pass.")
+		Load(Param("s"), rState)
+		Load(Param("dst").Base(), rDst)
+		Load(Param("src").Base(), rSrc)
+		Load(Param("src").Len(), R8)
+		SHRQ(U8(6), R8)
+		Load(Param("buf").Base(), R9)
+		Load(Param("buf").Len(), rN)
+		SHRQ(U8(6), rN)
+		ADDQ(R8, rN)
+		JZ(LabelRef("ret"))
+	} else {
+		prologue()
+	}
 
 	Label("pass")
 	Comment("Both batches from the State: word w in Zw and Z(16+w), the counters",
@@ -49,7 +86,7 @@ func genXORLanes2AVX512() {
 	}
 	stream2FeedForward(zreg, iota16, Z28)
 	transposeZ16At(zreg, [4]VecPhysical{Z28, Z29, Z30, Z31})
-	stream2Store(zreg, 0)
+	stream2Store(zreg, 0, split)
 
 	Comment("The second batch: words 12-15 back, feed-forward, transpose (Z0-Z3 as",
 		"scratch), XOR and store.")
@@ -58,7 +95,10 @@ func genXORLanes2AVX512() {
 	}
 	stream2FeedForward(lanes2B, iota16hi, Z0)
 	transposeZ16At(lanes2B, [4]VecPhysical{Z0, Z1, Z2, Z3})
-	stream2Store(lanes2B, 16)
+	stream2Store(lanes2B, 16, split)
+	if split {
+		JMP(LabelRef("rest"))
+	}
 
 	Comment("Next pass, unless this one was the last (fewer than 32 blocks left).")
 	CMPQ(rN, U32(32))
@@ -130,12 +170,22 @@ func stream2FeedForward(reg func(int) VecPhysical, lanes Mem, ctr VecPhysical) {
 
 // stream2Store XORs src and stores to dst the transposed blocks in
 // reg(0)..reg(15), blocks first..first+15 of the pass, up to the number
-// left (rN): past it, to label rest.
-func stream2Store(reg func(int) VecPhysical, first int) {
+// left (rN): past it, to label rest. With split, from block R8 of the pass
+// on, src and dst are buf (R9): RSI and RDI become R9 - 64·R8 there, so
+// that block b's offset 64·b lands on buf's block b - R8.
+func stream2Store(reg func(int) VecPhysical, first int, split bool) {
 	for b := 0; b < 16; b++ {
 		if first+b > 0 {
 			CMPQ(rN, U32(first+b))
 			JBE(LabelRef("rest"))
+		}
+		if split {
+			l := newLabel("same")
+			CMPQ(R8, U32(first+b))
+			JNE(LabelRef(l))
+			LEAQ(mem(R9, -64*(first+b)), rSrc)
+			MOVQ(rSrc, rDst)
+			Label(l)
 		}
 		VPXORD(mem(rSrc, 64*(first+b)), reg(b), reg(b))
 		VMOVDQU32(reg(b), mem(rDst, 64*(first+b)))

@@ -232,31 +232,48 @@ func (s *Cipher) XORKeyStream(dst, src []byte) {
 		full := len(src) &^ (blockSize - 1)
 		// A lone block after the last whole batch costs as much as two
 		// (a 16 KiB call on AVX512 is 15 batches of 17 and one block):
-		// leave it, with any partial block, to the cheap call below, which
-		// keeps the second block for the next call.
+		// leave it, with any partial block, to the cheap blocks below,
+		// which keep the second block for the next call.
 		if b := chacha20core.BatchBlocks(); cheap > 1 && b > 1 && full/blockSize%b == 1 {
 			full -= blockSize
 		}
+		if full < len(src) {
+			s.xorThen(dst, src, full, cheap)
+			return
+		}
 		s.generated(full / blockSize)
-		chacha20core.XORBlocks(&s.s, dst[:full], src[:full])
-		dst, src = dst[full:], src[full:]
+		chacha20core.XORBlocks(&s.s, dst, src)
+		return
 	}
-	if len(src) > 0 {
-		// As many blocks as are cheap, but none past 2^32-1 (the check
-		// above guarantees the ones needed exist). The rest of the message
-		// is XORed in the buffer, followed by zeros, and copied out: the
-		// engine's XOR is the only one, and what follows it in the buffer
-		// is keystream for the next call (golang.org/x/crypto/chacha20
-		// does the same).
-		nb := min(uint64(cheap), 1<<32-s.next())
-		ks := s.buf[bufSize-nb*blockSize:]
-		n := copy(ks, src)
-		clear(ks[n:])
-		s.generated(int(nb))
-		chacha20core.XORBlocks(&s.s, ks, ks)
-		copy(dst, ks[:n])
-		s.len = len(ks) - n
-	}
+	// The rest of the message in as many blocks as are cheap, but none
+	// past 2^32-1 (the check above guarantees the ones needed exist):
+	// XORed in the buffer, followed by zeros, and copied out, so that the
+	// engine's XOR is the only one and what follows it in the buffer is
+	// keystream for the next call (golang.org/x/crypto/chacha20 does the
+	// same).
+	nb := min(uint64(cheap), 1<<32-s.next())
+	ks := s.buf[bufSize-nb*blockSize:]
+	n := copy(ks, src)
+	clear(ks[n:])
+	s.generated(int(nb))
+	chacha20core.XORBlocks(&s.s, ks, ks)
+	copy(dst, ks[:n])
+	s.len = len(ks) - n
+}
+
+// xorThen is XORKeyStream's end when the message has full bytes of whole
+// blocks and then more: the whole blocks into dst and the cheap blocks
+// after them into the buffer, as above, in one engine call
+// (chacha20core.XORBlocksThen; two where the path has no such call).
+func (s *Cipher) xorThen(dst, src []byte, full, cheap int) {
+	nb := min(uint64(cheap), 1<<32-s.next()-uint64(full/blockSize))
+	ks := s.buf[bufSize-nb*blockSize:]
+	n := copy(ks, src[full:])
+	clear(ks[n:])
+	s.generated(full/blockSize + int(nb))
+	chacha20core.XORBlocksThen(&s.s, dst[:full], src[:full], ks)
+	copy(dst[full:], ks[:n])
+	s.len = len(ks) - n
 }
 
 // generated records that the engine is about to generate n blocks from

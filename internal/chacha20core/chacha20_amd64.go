@@ -66,6 +66,13 @@ func xorRowsYAVX512(s *State, dst, src []byte)
 //go:noescape
 func xorLanes2AVX512(s *State, dst, src []byte)
 
+// xorLanes2SplitAVX512 is one pass of xorLanes2AVX512 over two places:
+// len(src)/64 blocks into dst, then the next len(buf)/64 into buf in
+// place, at most 32 blocks in all (xorBlocksThen).
+//
+//go:noescape
+func xorLanes2SplitAVX512(s *State, dst, src, buf []byte)
+
 // xorBlockScalar XORs exactly one keystream block (len(src) == 64) into dst,
 // computed in general-purpose registers, for cores where that beats the row
 // code (blockScalar).
@@ -145,6 +152,29 @@ func xorLanes2(s *State, dst, src []byte) {
 	if k < m {
 		xorBlocksAVX512(s, dst[k*BlockSize:], src[k*BlockSize:])
 	}
+}
+
+// thenFused reports that XORBlocksThen has a path here that computes both
+// parts in one engine call (xorBlocksThen).
+const thenFused = true
+
+// xorBlocksThen is xorBlocks(s, dst, src) and then xorBlocks(s, buf, buf):
+// where xorLanes2 would run and the blocks of buf end the same pass as the
+// last ones of src, in that one pass (xorLanes2SplitAVX512).
+func xorBlocksThen(s *State, dst, src, buf []byte) {
+	if useAVX512 && lanes2 {
+		m := len(src) / BlockSize
+		k := m &^ 31
+		if r := m + len(buf)/BlockSize - k; r >= lanes2Rest && r <= 32 {
+			if k > 0 {
+				xorLanes2AVX512(s, dst[:k*BlockSize], src[:k*BlockSize])
+			}
+			xorLanes2SplitAVX512(s, dst[k*BlockSize:], src[k*BlockSize:], buf)
+			return
+		}
+	}
+	xorBlocks(s, dst, src)
+	xorBlocks(s, buf, buf)
 }
 
 // blockScalar selects xorBlockScalar for a call of one block on this core

@@ -25,7 +25,43 @@ func TestLanes2(t *testing.T) {
 		TestXORBlocks(t)
 		TestXORKeyStreamLengths(t)
 		TestCounterWrap(t)
+		TestXORBlocksThen(t)
 	})
+	lanes2Rest = 18
+	t.Run("then", TestXORBlocksThen)
+}
+
+// TestXORLanes2SplitAVX512 calls xorLanes2SplitAVX512 itself for every
+// split of up to 32 blocks between src and buf, from counters that wrap
+// within the pass: dst, buf and the counter must be the portable code's.
+func TestXORLanes2SplitAVX512(t *testing.T) {
+	needAVX512(t)
+	r := rand.New(rand.NewPCG(15, 16))
+	for _, ctr := range []uint32{0, 1 << 20, math.MaxUint32 - 3, math.MaxUint32 - 20} {
+		for total := 0; total <= 32; total++ {
+			for m := 0; m <= total; m++ {
+				s := randState(r)
+				s.Counter = ctr
+				src := randBytes(r, m*BlockSize)
+				buf := randBytes(r, (total-m)*BlockSize)
+				ws := s
+				want := make([]byte, len(src))
+				xorBlocksGeneric(&ws, want, src)
+				wantBuf := append([]byte(nil), buf...)
+				xorBlocksGeneric(&ws, wantBuf, wantBuf)
+
+				got := make([]byte, len(src)+64)
+				gs := s
+				xorLanes2SplitAVX512(&gs, got[:len(src)], src, buf)
+				if !bytes.Equal(got[:len(src)], want) || !bytes.Equal(buf, wantBuf) || gs.Counter != ws.Counter {
+					t.Fatalf("counter %#x, %d blocks then %d: differs", ctr, m, total-m)
+				}
+				if !bytes.Equal(got[len(src):], make([]byte, 64)) {
+					t.Fatalf("counter %#x, %d blocks then %d: wrote past dst", ctr, m, total-m)
+				}
+			}
+		}
+	}
 }
 
 // TestXORLanes2AVX512 calls xorLanes2AVX512 itself for 0..100 blocks (up to
@@ -49,7 +85,7 @@ func TestXORLanes2AVX512(t *testing.T) {
 			got := make([]byte, len(src)+8)
 			gs := s
 			xorLanes2AVX512(&gs, got[7-off:7-off+blocks*BlockSize], src[off:off+blocks*BlockSize])
-			if !bytes.Equal(got[7-off:7-off+blocks*BlockSize], want[off:off+blocks*BlockSize]) || gs != ws {
+			if !bytes.Equal(got[7-off:7-off+blocks*BlockSize], want[off:off+blocks*BlockSize]) || gs.Counter != ws.Counter {
 				t.Fatalf("counter %#x, %d blocks: keystream or counter (%#x, want %#x) differs", ctr, blocks, gs.Counter, ws.Counter)
 			}
 			if !bytes.Equal(got[:7-off], make([]byte, 7-off)) || !bytes.Equal(got[7-off+blocks*BlockSize:], make([]byte, len(got)-(7-off+blocks*BlockSize))) {
@@ -59,7 +95,7 @@ func TestXORLanes2AVX512(t *testing.T) {
 			in := append([]byte(nil), src...)
 			is := s
 			xorLanes2AVX512(&is, in[off:off+blocks*BlockSize], in[off:off+blocks*BlockSize])
-			if !bytes.Equal(in, want) || is != ws {
+			if !bytes.Equal(in, want) || is.Counter != ws.Counter {
 				t.Fatalf("counter %#x, %d blocks in place: differs", ctr, blocks)
 			}
 		}
