@@ -38,7 +38,7 @@ func cpuDetails() map[string]string {
 		h = "in one xmm row set, before the small AEAD kernels"
 	}
 	ks := ""
-	if r.KeyScalar {
+	if r.KeyScalar && !(r.Prold && r.ProldMin == 0) {
 		ks = " (up to 64 bytes with the key block in general-purpose registers too)"
 	}
 	if r.SmallMax > aeadasm.SmallMax {

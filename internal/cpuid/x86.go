@@ -192,8 +192,14 @@ type X86AEAD struct {
 
 	// Prold selects the small kernels whose rounds rotate with VPROLD
 	// (aeadasm.SmallProldAVX512) over the ones that rotate with two shifts
-	// and a VPTERNLOGD off the chain, which win only where VPROLD takes two
-	// cycles (AMD Zen 5).
+	// and a VPTERNLOGD off the chain, which win only where VPROLD takes
+	// two cycles and the shifts one (the AMD Zen 5 of 2026-11-30, which
+	// issues 512-bit operations as halves). On the Zen 5 with full-width
+	// 512-bit units every one of them takes two cycles and VPROLD wins:
+	// Seal of 64 bytes 175.7 ns against 182.0 for the key-scalar kernel
+	// and 189.2 for the shift pairs, 96 to 192 bytes 7-9% faster (medians
+	// of 5, bench/README.md, "AMD EPYC Zen 5: two batches per keystream
+	// pass").
 	Prold bool
 
 	// ProldMin is the shortest message that takes the VPROLD kernels where
@@ -209,7 +215,9 @@ type X86AEAD struct {
 	// the AVX2 kernels), where that chain is the shorter one: r and s are
 	// then ready before the vector rounds end (AMD Zen 5, whose simple
 	// vector instructions take two cycles; with AVX-512 off there, Seal and
-	// Open of 64 bytes 3% faster than aeadasm.SmallAVX2).
+	// Open of 64 bytes 3% faster than aeadasm.SmallAVX2). Where Prold is
+	// set from 0 bytes (the Zen 5 with full-width units) the VPROLD kernel
+	// takes the AVX-512 side, and KeyScalar serves the AVX2 kernels.
 	KeyScalar bool
 
 	// LoopIFMA selects the stitched loop with the MAC in AVX-512 IFMA lanes
@@ -349,8 +357,10 @@ func X86AEADFor(c X86Core) X86AEAD {
 	switch c {
 	case IntelSapphireRapids:
 		return X86AEAD{SmallMax: 192, SmallMaxAVX2: 192, Prold: true, LoopIFMA: true}
-	case AMDZen5, AMDZen5Wide:
-		return X86AEAD{SmallMax: 192, SmallMaxAVX2: 448, KeyScalar: true, BatchWide: c == AMDZen5Wide}
+	case AMDZen5:
+		return X86AEAD{SmallMax: 192, SmallMaxAVX2: 448, KeyScalar: true}
+	case AMDZen5Wide:
+		return X86AEAD{SmallMax: 192, SmallMaxAVX2: 448, Prold: true, KeyScalar: true, BatchWide: true}
 	case AMDZen4:
 		return X86AEAD{SmallMax: 448, SmallMaxAVX2: 448, OpenFirstMin: 321, Prold: true, ProldMin: 65}
 	case AMDZen1:
