@@ -37,10 +37,21 @@ func seal(key *[KeySize]byte, nonce []byte, dst, plaintext, ad []byte, at int) [
 	}
 
 	if k := pick(len(plaintext), len(ad), false); k != aeadasm.None {
+		if aeadasm.OneSet(k) && len(plaintext) <= 64 && len(nonce) == NonceSize {
+			aeadasm.SealOne(k, key, nonce, ciphertext, plaintext, ad, (*[Overhead]byte)(tag))
+			return ret
+		}
 		aeadasm.Seal(k, key, nonce, ciphertext, plaintext, ad, (*[Overhead]byte)(tag))
 		return ret
 	}
+	sealPasses(key, nonce, ciphertext, plaintext, ad, tag)
+	return ret
+}
 
+// sealPasses is seal without a kernel: the keystream and the MAC in
+// separate passes. A function of its own, so that seal's frame does not
+// hold its buffers (832 bytes) for the kernels' calls.
+func sealPasses(key *[KeySize]byte, nonce []byte, ciphertext, plaintext, ad, tag []byte) {
 	var s chacha20core.State
 	s.InitFrom(key[:], nonce)
 	var t align.Buffer[[Overhead]byte]
@@ -64,7 +75,6 @@ func seal(key *[KeySize]byte, nonce []byte, dst, plaintext, ad []byte, at int) [
 	}
 	copy(tag, t.V[:])
 	s.Wipe()
-	return ret
 }
 
 // open verifies the tag before it decrypts anything, so a forged message
@@ -85,12 +95,27 @@ func open(key *[KeySize]byte, nonce []byte, dst, ciphertext, ad []byte, at int) 
 	}
 
 	if k := pick(len(ciphertext), len(ad), true); k != aeadasm.None {
-		if !aeadasm.Open(k, key, nonce, out, ciphertext, ad, (*[Overhead]byte)(tag)) {
+		var ok bool
+		if aeadasm.OneSet(k) && len(ciphertext) <= 64 && len(nonce) == NonceSize {
+			ok = aeadasm.OpenOne(k, key, nonce, out, ciphertext, ad, (*[Overhead]byte)(tag))
+		} else {
+			ok = aeadasm.Open(k, key, nonce, out, ciphertext, ad, (*[Overhead]byte)(tag))
+		}
+		if !ok {
 			return nil, errOpen
 		}
 		return ret, nil
 	}
+	if !openPasses(key, nonce, out, ciphertext, ad, tag) {
+		return nil, errOpen
+	}
+	return ret, nil
+}
 
+// openPasses is open without a kernel (a function of its own for the
+// reason sealPasses is): it reports whether the tag verified, and leaves
+// out all zeros if it did not.
+func openPasses(key *[KeySize]byte, nonce []byte, out, ciphertext, ad, tag []byte) bool {
 	var s chacha20core.State
 	s.InitFrom(key[:], nonce)
 	var w align.Buffer[[Overhead]byte]
@@ -111,9 +136,8 @@ func open(key *[KeySize]byte, nonce []byte, dst, ciphertext, ad []byte, at int) 
 		s.Wipe()
 		if !ok {
 			clear(out)
-			return nil, errOpen
 		}
-		return ret, nil
+		return ok
 	}
 
 	// Block 0 and the keystream of the first 16 message blocks in one
@@ -131,9 +155,8 @@ func open(key *[KeySize]byte, nonce []byte, dst, ciphertext, ad []byte, at int) 
 	s.Wipe()
 	if !ok {
 		clear(out)
-		return nil, errOpen
 	}
-	return ret, nil
+	return ok
 }
 
 // roundUp rounds n up to a whole number of ChaCha20 blocks.

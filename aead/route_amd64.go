@@ -15,6 +15,19 @@ import (
 // measured against its neighbours (bench/README.md, "ChaCha20-Poly1305 by
 // message length"); the kernels' own limits are aeadasm's constants.
 func pick(n, adLen int, open bool) aeadasm.Kernel {
+	// Up to 192 bytes (up to smallMax, which the core decides: 448 on AMD
+	// Zen 1 and Zen 4), one call does it all from key and nonce. Asked
+	// first, without the whole set of kernels: the short messages are the
+	// calls whose cost the route shows in.
+	if n <= smallMax && adLen <= aeadasm.SmallADMax && aeadasm.SmallOn() {
+		if smallProld && n >= smallProldMin {
+			return aeadasm.SmallProldAVX512
+		}
+		if smallKeyScalar && n <= 64 {
+			return aeadasm.SmallKeyScalarAVX512
+		}
+		return aeadasm.SmallAVX512
+	}
 	k := aeadasm.Available()
 	avx512 := k.Has(aeadasm.StitchedAVX512) // else the AVX2 families, if any
 	switch {
@@ -28,17 +41,7 @@ func pick(n, adLen int, open bool) aeadasm.Kernel {
 		adLen <= aeadasm.SmallADMax && k.Has(aeadasm.OpenFirstAVX2):
 		return aeadasm.OpenFirstAVX2
 
-	// Up to 192 bytes (up to smallMax, which the core decides: 448 on AMD
-	// Zen 1 and Zen 4), one call does it all from key and nonce. The AVX2
-	// small kernels only where the AVX-512 ones cannot run.
-	case n <= smallMax && adLen <= aeadasm.SmallADMax && k.Has(aeadasm.SmallAVX512):
-		if smallProld && n >= smallProldMin {
-			return aeadasm.SmallProldAVX512
-		}
-		if smallKeyScalar && n <= 64 {
-			return aeadasm.SmallKeyScalarAVX512
-		}
-		return aeadasm.SmallAVX512
+	// The AVX2 small kernels only where the AVX-512 ones cannot run.
 	case n <= smallMaxAVX2 && adLen <= aeadasm.SmallADMax && !k.Has(aeadasm.SmallAVX512) && k.Has(aeadasm.SmallAVX2):
 		if smallKeyScalar && n <= 64 {
 			return aeadasm.SmallKeyScalarAVX2

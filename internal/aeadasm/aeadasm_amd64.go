@@ -71,6 +71,13 @@ func Available() Set {
 	return s
 }
 
+// SmallOn reports whether the AVX-512 small kernels can run now:
+// Available().Has(SmallAVX512) without the rest of the set, for the route's
+// first question (the short messages, whose cost it shows in).
+func SmallOn() bool {
+	return useAVX512 && hasBW && chacha20core.DefaultPath() && poly1305.DefaultPath()
+}
+
 // Seal is the ChaCha20-Poly1305 Seal of RFC 8439, Section 2.8, by kernel k
 // (which must be in Available and take len(src) and len(ad)): block 0 of
 // key and nonce (12 bytes, or 24 for XChaCha20-Poly1305,
@@ -80,11 +87,24 @@ func Available() Set {
 // overlaps neither dst nor tag.
 func Seal(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte) {
 	check(len(dst), len(src), nonce)
-	switch k {
-	case SmallAVX512, SmallProldAVX512, SmallKeyScalarAVX512, SmallAVX2, SmallKeyScalarAVX2:
-		sealSmall(k, key, nonce, dst, src, ad, tag)
+	if isSmall(k) {
+		checkSmall(k, len(src), ad)
+		small(k, key, nonce, dst, src, ad, tag, 0)
 		return
 	}
+	sealLong(k, key, nonce, dst, src, ad, tag)
+}
+
+// isSmall reports whether k is one of the small kernels, which start from
+// key and nonce themselves.
+func isSmall(k Kernel) bool {
+	return k == SmallAVX512 || k == SmallProldAVX512 || k == SmallKeyScalarAVX512 || k == SmallAVX2 || k == SmallKeyScalarAVX2
+}
+
+// sealLong is Seal for the kernels that take a State: a function of its
+// own, so that the small kernels' calls (the short messages, whose cost
+// the layers around them show in) need no frame for it.
+func sealLong(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte) {
 	var s chacha20core.State
 	s.InitFrom(key[:], nonce)
 	switch k {
@@ -108,10 +128,21 @@ func Seal(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]b
 // that MACs it.
 func Open(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte) bool {
 	check(len(dst), len(src), nonce)
+	if isSmall(k) {
+		checkSmall(k, len(src), ad)
+		if small(k, key, nonce, dst, src, ad, tag, 1) != 1 {
+			clear(dst)
+			return false
+		}
+		return true
+	}
+	return openLong(k, key, nonce, dst, src, ad, tag)
+}
+
+// openLong is Open for the other kernels (see sealLong).
+func openLong(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte) bool {
 	var ok bool
 	switch k {
-	case SmallAVX512, SmallProldAVX512, SmallKeyScalarAVX512, SmallAVX2, SmallKeyScalarAVX2:
-		ok = openSmall(k, key, nonce, dst, src, ad, tag)
 	case OpenFirstAVX2:
 		ok = openFirst(key, nonce, dst, src, ad, tag)
 	default:

@@ -14,3 +14,16 @@ func Seal(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]b
 func Open(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte) bool {
 	panic("chacha20poly1305: internal error: no AEAD kernel on this platform")
 }
+
+// OneSet reports false: no kernels here.
+func OneSet(k Kernel) bool { return false }
+
+// SealOne is never called without kernels.
+func SealOne(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte) {
+	panic("chacha20poly1305: internal error: no AEAD kernel on this platform")
+}
+
+// OpenOne is never called here (OneSet).
+func OpenOne(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte) bool {
+	panic("chacha20poly1305: internal error: no one-row-set kernel here")
+}
