@@ -113,10 +113,15 @@ func genXORLanes2(split bool) {
 	Label("rest")
 	ADDL(ECX, mem(rState, offCounter))
 	Label("clear")
-	Comment("Clear the parked words (keystream state) from the frame.")
+	Comment("Clear the parked words from the frame, and Z16-Z31: a pass that ended",
+		"in the first batch's stores leaves the second batch's state before the",
+		"feed-forward there, from which the rounds can be run back to the key.")
 	VPXORD(Z0, Z0, Z0)
 	for i := 0; i < 4; i++ {
 		VMOVDQU32(Z0, park.Offset(64*i))
+	}
+	for i := 16; i < 32; i++ {
+		VPXORD(zreg(i), zreg(i), zreg(i))
 	}
 	Label("ret")
 	VZEROUPPER()

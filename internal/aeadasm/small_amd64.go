@@ -90,15 +90,8 @@ var (
 func small(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) int {
 	// The one-row-set kernels (at most 64 bytes, a 12-byte nonce) first:
 	// the calls whose cost the dispatch shows in.
-	if len(src) <= 64 && len(nonce) == 12 {
-		switch k {
-		case SmallProldAVX512:
-			return aeadSmallProldAVX512(key, nonce, dst, src, ad, tag, open)
-		case SmallKeyScalarAVX512:
-			return aeadSmallKeyScalarAVX512(key, nonce, dst, src, ad, tag, open)
-		case SmallAVX512:
-			return aeadSmallAVX512(key, nonce, dst, src, ad, tag, open)
-		}
+	if OneSet(k) && len(src) <= 64 && len(nonce) == 12 {
+		return one(k, key, nonce, dst, src, ad, tag, open)
 	}
 	switch n := len(src); {
 	case k == SmallKeyScalarAVX2 && len(nonce) == 12 && n <= 64:
