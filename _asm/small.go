@@ -77,12 +77,14 @@ import (
 
 func genSmall() {
 	for _, prold := range []bool{false, true} {
-		genSmallAVX512(false, prold, false)
-		genSmallAVX512(true, prold, false)
+		genSmallAVX512(false, prold, false, false)
+		genSmallAVX512(true, prold, false, false)
 	}
-	genSmallAVX512(false, false, true)
-	genSmallAVX2(midMask, false) // midMask: 64 bytes of 0xff, then 64 zeros
-	genSmallAVX2(midMask, true)
+	genSmallAVX512(false, false, true, false)
+	genSmallAVX512(false, true, true, true)
+	genSmallAVX2(midMask, false, false) // midMask: 64 bytes of 0xff, then 64 zeros
+	genSmallAVX2(midMask, true, false)
+	genSmallAVX2(midMask, true, true)
 	genSmallRowsAVX2(3, midMask)
 	genSmallRowsAVX2(4, midMask)
 }
@@ -256,10 +258,15 @@ func (k *smallKernel) doubleRoundsWith(name string, two bool, counter Mem, extra
 // rowRoundLoop runs ten double rounds of the row sets sets (qr: one round of
 // all of them), with extra and its counter as in doubleRoundsWith.
 func rowRoundLoop(name string, sets []quad, qr func(), counter Mem, extra func()) {
+	rowRoundLoopN(name, sets, qr, counter, extra, 10)
+}
+
+// rowRoundLoopN is rowRoundLoop for n double rounds.
+func rowRoundLoopN(name string, sets []quad, qr func(), counter Mem, extra func(), n int) {
 	if extra != nil {
-		MOVQ(U32(10), counter)
+		MOVQ(U32(n), counter)
 	} else {
-		MOVL(U32(10), R13L)
+		MOVL(U32(n), R13L)
 	}
 	Label(name)
 	qr()
@@ -324,6 +331,7 @@ func (k *smallKernel) addAndKey() {
 	}
 	if k.ks != nil {
 		k.ks.key(k.sKey)
+		k.ks.reload()
 		return
 	}
 	Comment("r = block 0's bytes 0-15, clamped, in R8 (r0) and R9 (r1) until the MAC",
@@ -487,7 +495,7 @@ func (k *smallKernel) finish(h [3]GPPhysical, store func()) {
 // for a 12-byte nonce only. (Its two-set form measured level with
 // aeadSmall3AVX512 at 96-192 bytes on Zen 5, so it is not emitted; the
 // code would take two.)
-func genSmallAVX512(two, prold, keyScalar bool) {
+func genSmallAVX512(two, prold, keyScalar, first bool) {
 	name, max := "aeadSmallAVX512", "64"
 	if two {
 		name, max = "aeadSmall3AVX512", "192"
@@ -500,6 +508,9 @@ func genSmallAVX512(two, prold, keyScalar bool) {
 	if keyScalar {
 		name = strings.Replace(name, "AVX512", "KeyScalarAVX512", 1)
 		smallName += "ks"
+	}
+	if first {
+		name, smallName = "aeadSmallKeyFirstAVX512", "small512kf"
 	}
 	TEXT(name, NOSPLIT, "func(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)")
 	Doc(name+" seals (open == 0) or opens a message of at most "+max+" bytes",
@@ -525,6 +536,9 @@ func genSmallAVX512(two, prold, keyScalar bool) {
 			LEAQ(buf, R14)
 			emptyToFrame(RCX, R14, rSrc, rDst)
 		})
+		if first {
+			k.ks.mac = &earlyMAC{n: AllocLocal(8), st: AllocLocal(56)}
+		}
 	}
 
 	Load(Param("key"), RAX)
@@ -560,7 +574,14 @@ func genSmallAVX512(two, prold, keyScalar bool) {
 	VMOVDQU8_Z(Mem{Base: RBX}, K2, Z16)
 	VMOVDQU64(Z16, Mem{Base: R14})
 
-	k.blocks()
+	if first {
+		k.blocksKeyFirst(buf, func() {
+			VMOVDQU8_Z(Mem{Base: rSrc}, K1, Z5)
+			VMOVDQU64(Z5, Mem{Base: R14, Index: RAX, Scale: 1})
+		})
+	} else {
+		k.blocks()
+	}
 	Comment("Blocks 1, 2, 3 as 64 bytes in Z4, Z25, Z26; Z6, Z29, Z31 = src ^ them",
 		"under K1, K4, K5 (Z5, Z28, Z30: src).")
 	VPERM2I128(U8(0x31), Y1, Y0, Y4)
@@ -604,7 +625,12 @@ func genSmallAVX512(two, prold, keyScalar bool) {
 		VMOVDQU64(c.in, Mem{Base: R14, Index: RAX, Scale: 1, Disp: c.offset})
 	}
 	Label(k.label("mac"))
-	h := k.lensAndMAC()
+	var h [3]GPPhysical
+	if first {
+		h = k.macRest()
+	} else {
+		h = k.lensAndMAC()
+	}
 	k.finish(h, func() {
 		for i, c := range chunks {
 			if i == 1 {
@@ -636,11 +662,14 @@ func genSmallAVX512(two, prold, keyScalar bool) {
 	RET()
 }
 
-func genSmallAVX2(maskTail Mem, keyScalar bool) {
+func genSmallAVX2(maskTail Mem, keyScalar, first bool) {
 	name, max := "aeadSmallAVX2", 192
 	smallName = "small2"
 	if keyScalar {
 		name, max, smallName = "aeadSmallKeyScalarAVX2", 64, "small2ks"
+	}
+	if first {
+		name, smallName = "aeadSmallKeyFirstAVX2", "small2kf"
 	}
 	TEXT(name, 0, "func(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)")
 	Doc(name+" seals (open == 0) or opens a message of at most "+strconv.Itoa(max)+" bytes",
@@ -656,6 +685,9 @@ func genSmallAVX2(maskTail Mem, keyScalar bool) {
 		// len(src) in CX (loadBlockArgs loads the rest).
 		k = newSmallKernel(quad{}, nil, qr1, nil)
 		k.ks = newKeyScalar(func() { Load(Param("src").Len(), RCX) })
+		if first {
+			k.ks.mac = &earlyMAC{n: AllocLocal(8), st: AllocLocal(56)}
+		}
 	}
 	b := newSmallBufs(max)
 	b.copyIn()
@@ -671,7 +703,18 @@ func genSmallAVX2(maskTail Mem, keyScalar bool) {
 			"1), row layout; the last row is the counter and the nonce's 12 bytes.")
 	}
 	k.rows(nonce12AVX2)
-	k.blocks()
+	if first {
+		Load(Param("ad").Len(), RDX)
+		LEAQ(b.mac, R14)
+		k.blocksKeyFirst(b.mac, func() {
+			VMOVDQU(b.blk, Y14)
+			VMOVDQU(b.blk.Offset(32), Y15)
+			VMOVDQU(Y14, Mem{Base: R14, Index: RAX, Scale: 1})
+			VMOVDQU(Y15, Mem{Base: R14, Index: RAX, Scale: 1, Disp: 32})
+		})
+	} else {
+		k.blocks()
+	}
 
 	Comment("Keystream blocks 1, 2, 3 in Y8:Y9, Y10:Y11, Y12:Y13 (as many as the",
 		"kernel has); each becomes (blk ^ block) & the mask of its bytes of the",
@@ -691,7 +734,12 @@ func genSmallAVX2(maskTail Mem, keyScalar bool) {
 		xorBlockAVX2(j, kk, [2]VecPhysical{Y14, Y15}, maskTail, false)
 	}
 	MOVQ(R15, RAX)
-	h := k.lensAndMAC()
+	var h [3]GPPhysical
+	if first {
+		h = k.macRest()
+	} else {
+		h = k.lensAndMAC()
+	}
 	k.finish(h, func() {
 		for j, kk := range ks {
 			VMOVDQU(kk[0], Mem{Base: rDst, Disp: 64 * j})

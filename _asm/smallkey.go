@@ -34,6 +34,7 @@ import (
 type keyScalar struct {
 	f      avx512Frame
 	reload func()
+	mac    *earlyMAC // the key-first kernel's (smallfirst.go), or nil
 }
 
 func newKeyScalar(reload func()) *keyScalar {
@@ -67,8 +68,8 @@ func (ks *keyScalar) load() {
 }
 
 // key sets r (clamped, R8 and R9) and s (to sKey) from the scalar words 0-7
-// plus the input, as addAndKey does from the vector block 0, then reloads
-// the kernel's registers.
+// plus the input, as addAndKey does from the vector block 0; the kernel's
+// other registers are to be reloaded after it (reload).
 func (ks *keyScalar) key(sKey Mem) {
 	Comment("r and s from the scalar words 0-7 plus the input: r = words 0-3,",
 		"clamped, in R8 (r0) and R9 (r1); s = words 4-7 to the frame.")
@@ -86,7 +87,6 @@ func (ks *keyScalar) key(sKey Mem) {
 	SHLQ(U8(32), R11)
 	ORQ(R11, R9)
 	clampR(R8, R9, RAX)
-	ks.reload()
 }
 
 // clear zeroes the scalar block's words in the frame (key material).
@@ -95,5 +95,8 @@ func (ks *keyScalar) clear() {
 	XORL(EAX, EAX)
 	for i := 4; i < 7; i++ {
 		MOVQ(RAX, ks.f.words.Offset(8*i))
+	}
+	if ks.mac != nil {
+		ks.mac.clear()
 	}
 }

@@ -20,6 +20,9 @@ func pick(n, adLen int, open bool) aeadasm.Kernel {
 	// first, without the whole set of kernels: the short messages are the
 	// calls whose cost the route shows in.
 	if n <= smallMax && adLen <= aeadasm.SmallADMax && aeadasm.SmallOn() {
+		if open && smallKeyFirst && n <= 64 {
+			return aeadasm.SmallKeyFirstAVX512
+		}
 		if smallProld && n >= smallProldMin {
 			return aeadasm.SmallProldAVX512
 		}
@@ -43,6 +46,9 @@ func pick(n, adLen int, open bool) aeadasm.Kernel {
 
 	// The AVX2 small kernels only where the AVX-512 ones cannot run.
 	case n <= smallMaxAVX2 && adLen <= aeadasm.SmallADMax && !k.Has(aeadasm.SmallAVX512) && k.Has(aeadasm.SmallAVX2):
+		if open && smallKeyFirst && n <= 64 {
+			return aeadasm.SmallKeyFirstAVX2
+		}
 		if smallKeyScalar && n <= 64 {
 			return aeadasm.SmallKeyScalarAVX2
 		}
@@ -119,6 +125,12 @@ var smallProldMin = x86AEAD().ProldMin
 // themselves take the vector key block for a 24-byte nonce). A variable
 // for the tests.
 var smallKeyScalar = x86AEAD().KeyScalar
+
+// smallKeyFirst selects, for an Open of up to 64 bytes, the small kernels
+// that compute the Poly1305 key block first and MAC during the rest of the
+// rounds on this core (internal/cpuid's X86AEAD.OpenKeyFirst; the kernels
+// take the others' path for a 24-byte nonce). A variable for the tests.
+var smallKeyFirst = x86AEAD().OpenKeyFirst
 
 // stitchedIFMA selects the stitched loop with the MAC in IFMA lanes on this
 // core (internal/cpuid's X86AEADFor), from ifmaLoopMin bytes: it computes

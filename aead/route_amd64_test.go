@@ -18,7 +18,9 @@ import (
 // kernels stop at 192), with 13 bytes of additional data,
 // through the small kernels with either rounds ("shifts": qrLowLatency's
 // rotations; "prold": VPROLD; "keyscalar": the shifts with the key block in
-// general-purpose registers too, up to 64 bytes) against the short path (no
+// general-purpose registers too, up to 64 bytes; "keyfirst": VPROLD, and
+// for an Open of up to 64 bytes the key block first in general-purpose
+// registers and the MAC during the rounds) against the short path (no
 // small kernel).
 func BenchmarkSmallMax(b *testing.B) {
 	if !aeadasm.Available().Has(aeadasm.SmallAVX512) && !aeadasm.Available().Has(aeadasm.SmallAVX2) {
@@ -27,17 +29,18 @@ func BenchmarkSmallMax(b *testing.B) {
 	a, _ := New(make([]byte, KeySize))
 	nonce := make([]byte, NonceSize)
 	ad := make([]byte, 13)
-	defer func(m, m2, pm int, p, k bool) {
-		smallMax, smallMaxAVX2, smallProldMin, smallProld, smallKeyScalar = m, m2, pm, p, k
-	}(smallMax, smallMaxAVX2, smallProldMin, smallProld, smallKeyScalar)
+	defer func(m, m2, pm int, p, k, kf bool) {
+		smallMax, smallMaxAVX2, smallProldMin, smallProld, smallKeyScalar, smallKeyFirst = m, m2, pm, p, k, kf
+	}(smallMax, smallMaxAVX2, smallProldMin, smallProld, smallKeyScalar, smallKeyFirst)
 	smallProldMin = 0 // "prold": the VPROLD kernels at every length
 	routes := []struct {
-		name      string
-		max       int
-		prold, ks bool
+		name          string
+		max           int
+		prold, ks, kf bool
 	}{
-		{"shifts", aeadasm.SmallAVX2Max, false, false}, {"prold", aeadasm.SmallAVX512Max, true, false},
-		{"keyscalar", aeadasm.SmallAVX512Max, false, true}, {"short", -1, false, false},
+		{"shifts", aeadasm.SmallAVX2Max, false, false, false}, {"prold", aeadasm.SmallAVX512Max, true, false, false},
+		{"keyscalar", aeadasm.SmallAVX512Max, false, true, false}, {"keyfirst", aeadasm.SmallAVX512Max, true, true, true},
+		{"short", -1, false, false, false},
 	}
 	for _, size := range []int{64, 96, 128, 160, 192, 256, 320, 384, 448} {
 		pt := make([]byte, size)
@@ -45,14 +48,14 @@ func BenchmarkSmallMax(b *testing.B) {
 		dst := make([]byte, size+Overhead)
 		for _, r := range routes {
 			b.Run("op=Seal/route="+r.name+"/size="+itoa(size), func(b *testing.B) {
-				smallMax, smallMaxAVX2, smallProld, smallKeyScalar = min(r.max, aeadasm.SmallAVX512Max), r.max, r.prold, r.ks
+				smallMax, smallMaxAVX2, smallProld, smallKeyScalar, smallKeyFirst = min(r.max, aeadasm.SmallAVX512Max), r.max, r.prold, r.ks, r.kf
 				b.SetBytes(int64(size))
 				for b.Loop() {
 					a.Seal(dst[:0], nonce, pt, ad)
 				}
 			})
 			b.Run("op=Open/route="+r.name+"/size="+itoa(size), func(b *testing.B) {
-				smallMax, smallMaxAVX2, smallProld, smallKeyScalar = min(r.max, aeadasm.SmallAVX512Max), r.max, r.prold, r.ks
+				smallMax, smallMaxAVX2, smallProld, smallKeyScalar, smallKeyFirst = min(r.max, aeadasm.SmallAVX512Max), r.max, r.prold, r.ks, r.kf
 				b.SetBytes(int64(size))
 				for b.Loop() {
 					if _, err := a.Open(dst[:0], nonce, ct, ad); err != nil {
@@ -67,23 +70,25 @@ func BenchmarkSmallMax(b *testing.B) {
 // TestSmallMaxRoutes runs Seal and Open of 0..460 bytes against x/crypto
 // with the small kernels' reach at the values X86AEADFor gives and each
 // of their round codes (VPROLD from every length or from 65 bytes; the key
-// block in general-purpose registers too, or not), so that the route of every core is tested on every CPU:
+// block in general-purpose registers too, or not; for Opens, the key block
+// first and the MAC during the rounds, or not), so that the route of every core is tested on every CPU:
 // results, in-place use, and a forged message's zeroed dst.
 func TestSmallMaxRoutes(t *testing.T) {
-	defer func(m, m2, pm int, p, k bool) {
-		smallMax, smallMaxAVX2, smallProldMin, smallProld, smallKeyScalar = m, m2, pm, p, k
-	}(smallMax, smallMaxAVX2, smallProldMin, smallProld, smallKeyScalar)
+	defer func(m, m2, pm int, p, k, kf bool) {
+		smallMax, smallMaxAVX2, smallProldMin, smallProld, smallKeyScalar, smallKeyFirst = m, m2, pm, p, k, kf
+	}(smallMax, smallMaxAVX2, smallProldMin, smallProld, smallKeyScalar, smallKeyFirst)
 	ours, ref, nonce := routeAEADs(7)
 	for _, c := range []struct {
-		m, prolds int // smallMax, smallProldMin
-		prold, ks bool
+		m, prolds     int // smallMax, smallProldMin
+		prold, ks, kf bool
 	}{
-		{64, 0, false, false}, {192, 0, false, false}, {320, 0, false, false}, {448, 0, false, false},
-		{64, 0, true, false}, {192, 0, true, false}, {192, 65, true, false}, {384, 65, true, false}, {448, 65, true, false},
-		{64, 0, false, true}, {192, 0, false, true},
+		{64, 0, false, false, false}, {192, 0, false, false, false}, {320, 0, false, false, false}, {448, 0, false, false, false},
+		{64, 0, true, false, false}, {192, 0, true, false, false}, {192, 65, true, false, false}, {384, 65, true, false, false},
+		{448, 65, true, false, false}, {64, 0, false, true, false}, {192, 0, false, true, false},
+		{64, 0, true, true, true}, {192, 0, true, true, true}, {448, 0, false, true, true},
 	} {
 		m := c.m
-		smallMax, smallMaxAVX2, smallProld, smallKeyScalar = min(m, aeadasm.SmallAVX512Max), min(m, aeadasm.SmallAVX2Max), c.prold, c.ks
+		smallMax, smallMaxAVX2, smallProld, smallKeyScalar, smallKeyFirst = min(m, aeadasm.SmallAVX512Max), min(m, aeadasm.SmallAVX2Max), c.prold, c.ks, c.kf
 		smallProldMin = c.prolds
 		for n := 0; n <= 460; n++ {
 			ad := make([]byte, n%70)
@@ -92,7 +97,7 @@ func TestSmallMaxRoutes(t *testing.T) {
 				pt[i] = byte(n + i)
 			}
 			nonce[0] = byte(n)
-			checkRoute(t, ours, ref, nonce, pt, ad, fmt.Sprintf("smallMax %d, prold %v from %d, key scalar %v", m, c.prold, c.prolds, c.ks))
+			checkRoute(t, ours, ref, nonce, pt, ad, fmt.Sprintf("smallMax %d, prold %v from %d, key scalar %v, key first %v", m, c.prold, c.prolds, c.ks, c.kf))
 		}
 	}
 }
@@ -105,13 +110,15 @@ func TestSmallAVX2Route(t *testing.T) {
 	if !aeadasm.Available().Has(aeadasm.SmallAVX512) {
 		t.Skip("no AVX-512 small kernels on this CPU")
 	}
-	defer func(m, m2 int, ks bool) { smallMax, smallMaxAVX2, smallKeyScalar = m, m2, ks }(smallMax, smallMaxAVX2, smallKeyScalar)
+	defer func(m, m2 int, ks, kf bool) {
+		smallMax, smallMaxAVX2, smallKeyScalar, smallKeyFirst = m, m2, ks, kf
+	}(smallMax, smallMaxAVX2, smallKeyScalar, smallKeyFirst)
 	smallMax, smallMaxAVX2 = aeadasm.SmallMax, aeadasm.SmallAVX2Max
 	for _, ks := range []bool{false, true} {
-		smallKeyScalar = ks
+		smallKeyScalar, smallKeyFirst = ks, ks
 		for n := 0; n <= aeadasm.SmallAVX2Max; n++ {
 			for _, open := range []bool{false, true} {
-				if k := pick(n, 13, open); k == aeadasm.SmallAVX2 || k == aeadasm.SmallKeyScalarAVX2 {
+				if k := pick(n, 13, open); k == aeadasm.SmallAVX2 || k == aeadasm.SmallKeyScalarAVX2 || k == aeadasm.SmallKeyFirstAVX2 {
 					t.Fatalf("n=%d, open %v: an AVX2 small kernel where the AVX-512 ones run", n, open)
 				}
 			}

@@ -41,6 +41,9 @@ func cpuDetails() map[string]string {
 	if r.KeyScalar && !(r.Prold && r.ProldMin == 0) {
 		ks = " (up to 64 bytes with the key block in general-purpose registers too)"
 	}
+	if r.OpenKeyFirst {
+		ks += " (Opens up to 64 bytes: the key block first in general-purpose registers, the MAC during the rest of the rounds)"
+	}
 	if r.SmallMax > aeadasm.SmallMax {
 		ks = fmt.Sprintf(" (from %d bytes: AVX-512, the key block and the message in an 8-lane ymm batch, with IFMA the MAC in IFMA lanes from 257; AVX2, three ymm row sets, four from %d)", aeadasm.SmallMax+1, 5*64+1)
 	}
@@ -82,7 +85,11 @@ func cpuDetails() map[string]string {
 	}
 	avx2 := fmt.Sprintf("with the AVX2 kernels, small kernels up to %d bytes", r.SmallMaxAVX2)
 	if r.KeyScalar {
-		avx2 += " (up to 64 bytes with the key block in general-purpose registers too)"
+		avx2 += " (up to 64 bytes with the key block in general-purpose registers too"
+		if r.OpenKeyFirst {
+			avx2 += ", for Opens first, and the MAC during the rest of the rounds"
+		}
+		avx2 += ")"
 	}
 	if r.OpenFirstMin > 0 {
 		avx2 += fmt.Sprintf(" and Opens of %d-%d bytes the key block first, then the MAC beside the rounds of the rest (from 961 bytes to 8 KiB, where that takes fewer batches than the mid-size kernel or from 1760 bytes, the key block first and each batch MACing its own ciphertext)", r.OpenFirstMin, aeadasm.OpenFirstAVX2Max)

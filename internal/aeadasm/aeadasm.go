@@ -17,10 +17,12 @@
 //     [SmallAVX2Max] bytes, the key block, the encryption and the MAC in
 //     one call from key and nonce (AVX-512 with either of two round codes,
 //     [SmallAVX512] and [SmallProldAVX512], or [SmallKeyScalarAVX512],
-//     which also computes the key block on the integer units, up to
-//     [SmallMax] bytes in row sets and above in an 8-lane batch; the route
-//     picks per core; or AVX2, [SmallAVX2] and, up to 64 bytes with the
-//     key block on the integer units too, [SmallKeyScalarAVX2]), and for
+//     which also computes the key block on the integer units, or
+//     [SmallKeyFirstAVX512], which computes it there first and MACs
+//     during the rest of the rounds, up to [SmallMax] bytes in row sets
+//     and above in an 8-lane batch; the route picks per core; or AVX2,
+//     [SmallAVX2] and, up to 64 bytes with the key block on the integer
+//     units too, [SmallKeyScalarAVX2] and [SmallKeyFirstAVX2]), and for
 //     Opens of up to
 //     [OpenFirstAVX2Max] bytes with AVX2 [OpenFirstAVX2], which computes
 //     the key block first and MACs the ciphertext beside the rounds of the
@@ -93,6 +95,15 @@ const (
 	// independent ChaCha20 blocks with two Poly1305 chains beside them,
 	// for aead.Batch's long messages.
 	Lanes2MAC
+	// SmallKeyFirstAVX512 is SmallProldAVX512 with the Poly1305 key block
+	// computed first, in general-purpose registers during the first half
+	// of the vector rounds, and the MAC of the input ready before them (an
+	// Open's whole input) absorbed during the second half (up to 64 bytes
+	// and a 12-byte nonce; otherwise it runs SmallProldAVX512).
+	SmallKeyFirstAVX512
+	// SmallKeyFirstAVX2 is the same for the AVX2 kernels (up to 64 bytes
+	// and a 12-byte nonce; otherwise it runs SmallAVX2).
+	SmallKeyFirstAVX2
 )
 
 // A Set is the kernels that can run, one bit per Kernel.
@@ -111,13 +122,13 @@ const (
 	SmallADMax = 64
 
 	// SmallAVX512Max is the longest message of the AVX-512 small kernels
-	// (SmallAVX512, SmallProldAVX512, SmallKeyScalarAVX512): from SmallMax
-	// + 1 bytes on, all three run one function with seven blocks after the
+	// (SmallAVX512, SmallProldAVX512, SmallKeyScalarAVX512,
+	// SmallKeyFirstAVX512): from SmallMax + 1 bytes on, all four run one function with seven blocks after the
 	// key block in an 8-lane batch.
 	SmallAVX512Max = 7 * 64
 
 	// SmallAVX2Max is the longest message of the AVX2 small kernels
-	// (SmallAVX2, SmallKeyScalarAVX2), which take up to seven blocks after
+	// (SmallAVX2, SmallKeyScalarAVX2, SmallKeyFirstAVX2), which take up to seven blocks after
 	// the key block in two more functions.
 	SmallAVX2Max = 7 * 64
 

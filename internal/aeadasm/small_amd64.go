@@ -60,6 +60,20 @@ func aeadSmallKeyScalarAVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, 
 //go:noescape
 func aeadSmallKeyScalarAVX2(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
 
+// aeadSmallKeyFirstAVX512 is aeadSmallProldAVX512 for a 12-byte nonce
+// only, with block 0 computed first in general-purpose registers (two
+// scalar double rounds per vector one) and the MAC of what is ready before
+// the rounds (ad; for Open the whole input) absorbed during their second
+// half (_asm/smallfirst.go).
+//
+//go:noescape
+func aeadSmallKeyFirstAVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
+
+// aeadSmallKeyFirstAVX2 is the same for aeadSmallAVX2, up to 64 bytes.
+//
+//go:noescape
+func aeadSmallKeyFirstAVX2(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
+
 // aeadSmall7AVX512 is the AVX-512 small kernels' function for 193 to 448
 // bytes (SmallMax < len(src) <= SmallAVX512Max): the key block and up to
 // seven message blocks in one 8-lane ymm batch (_asm/small7.go), whatever
@@ -85,8 +99,8 @@ var (
 )
 
 // small runs the small kernel k (SmallAVX512, SmallProldAVX512,
-// SmallKeyScalarAVX512, SmallAVX2 or SmallKeyScalarAVX2) that takes
-// len(src) bytes and the nonce.
+// SmallKeyScalarAVX512, SmallKeyFirstAVX512, SmallAVX2, SmallKeyScalarAVX2
+// or SmallKeyFirstAVX2) that takes len(src) bytes and the nonce.
 func small(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) int {
 	// The one-row-set kernels (at most 64 bytes, a 12-byte nonce) first:
 	// the calls whose cost the dispatch shows in.
@@ -96,6 +110,8 @@ func small(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]
 	switch n := len(src); {
 	case k == SmallKeyScalarAVX2 && len(nonce) == 12 && n <= 64:
 		return aeadSmallKeyScalarAVX2(key, nonce, dst, src, ad, tag, open)
+	case k == SmallKeyFirstAVX2 && len(nonce) == 12 && n <= 64:
+		return aeadSmallKeyFirstAVX2(key, nonce, dst, src, ad, tag, open)
 	case smallAVX2(k) && n > 5*64:
 		return aeadSmall7AVX2(key, nonce, dst, src, ad, tag, open)
 	case smallAVX2(k) && n > SmallMax:
@@ -108,9 +124,9 @@ func small(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]
 		return aeadSmall7AVX512(key, nonce, dst, src, ad, tag, open)
 	case k == SmallKeyScalarAVX512 && len(nonce) == 12 && n <= 64:
 		return aeadSmallKeyScalarAVX512(key, nonce, dst, src, ad, tag, open)
-	case k == SmallProldAVX512 && n <= 64:
+	case (k == SmallProldAVX512 || k == SmallKeyFirstAVX512) && n <= 64:
 		return aeadSmallProldAVX512(key, nonce, dst, src, ad, tag, open)
-	case k == SmallProldAVX512:
+	case k == SmallProldAVX512 || k == SmallKeyFirstAVX512:
 		return aeadSmall3ProldAVX512(key, nonce, dst, src, ad, tag, open)
 	case n <= 64:
 		return aeadSmallAVX512(key, nonce, dst, src, ad, tag, open)
@@ -119,7 +135,9 @@ func small(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]
 }
 
 // smallAVX2 reports whether k is one of the AVX2 small kernels.
-func smallAVX2(k Kernel) bool { return k == SmallAVX2 || k == SmallKeyScalarAVX2 }
+func smallAVX2(k Kernel) bool {
+	return k == SmallAVX2 || k == SmallKeyScalarAVX2 || k == SmallKeyFirstAVX2
+}
 
 // sealSmall is Seal for the small kernels.
 func sealSmall(k Kernel, key *[32]byte, nonce []byte, ciphertext, plaintext, ad []byte, tag *[16]byte) {
@@ -166,11 +184,11 @@ func openFirst(key *[32]byte, nonce []byte, plaintext, ciphertext, ad []byte, ta
 // SealOne and OpenOne take for messages of at most 64 bytes with a 12-byte
 // nonce.
 func OneSet(k Kernel) bool {
-	return k == SmallProldAVX512 || k == SmallKeyScalarAVX512 || k == SmallAVX512
+	return k == SmallProldAVX512 || k == SmallKeyFirstAVX512 || k == SmallKeyScalarAVX512 || k == SmallAVX512
 }
 
 // SealOne is Seal for the one-row-set small kernels (SmallProldAVX512,
-// SmallKeyScalarAVX512, SmallAVX512) and messages of at most 64 bytes with
+// SmallKeyFirstAVX512, SmallKeyScalarAVX512, SmallAVX512) and messages of at most 64 bytes with
 // a 12-byte nonce: the route's shortest calls, with one layer between the
 // caller and the kernel instead of Seal's three (a 64-byte Seal about 3%
 // faster on AMD Zen 5, bench/README.md). Other arguments panic.
@@ -196,6 +214,8 @@ func one(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]by
 	switch k {
 	case SmallProldAVX512:
 		return aeadSmallProldAVX512(key, nonce, dst, src, ad, tag, open)
+	case SmallKeyFirstAVX512:
+		return aeadSmallKeyFirstAVX512(key, nonce, dst, src, ad, tag, open)
 	case SmallKeyScalarAVX512:
 		return aeadSmallKeyScalarAVX512(key, nonce, dst, src, ad, tag, open)
 	}

@@ -149,7 +149,10 @@ func smallKernelMax(k Kernel) int {
 	return SmallAVX512Max
 }
 
-var smallKernelName = map[Kernel]string{SmallAVX512: "AVX512", SmallProldAVX512: "ProldAVX512", SmallKeyScalarAVX512: "KeyScalarAVX512", SmallAVX2: "AVX2", SmallKeyScalarAVX2: "KeyScalarAVX2"}
+var smallKernelName = map[Kernel]string{
+	SmallAVX512: "AVX512", SmallProldAVX512: "ProldAVX512", SmallKeyScalarAVX512: "KeyScalarAVX512", SmallKeyFirstAVX512: "KeyFirstAVX512",
+	SmallAVX2: "AVX2", SmallKeyScalarAVX2: "KeyScalarAVX2", SmallKeyFirstAVX2: "KeyFirstAVX2",
+}
 
 func TestSmallAEADAllocs(t *testing.T) {
 	var key [32]byte

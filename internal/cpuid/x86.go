@@ -220,6 +220,18 @@ type X86AEAD struct {
 	// takes the AVX-512 side, and KeyScalar serves the AVX2 kernels.
 	KeyScalar bool
 
+	// OpenKeyFirst selects, for an Open of up to 64 bytes with a 12-byte
+	// nonce, the small kernel that computes the Poly1305 key block first in
+	// general-purpose registers (two scalar double rounds per vector one)
+	// and absorbs the whole MAC during the second half of the vector rounds
+	// (aeadasm.SmallKeyFirstAVX512 over the VPROLD kernel, and
+	// aeadasm.SmallKeyFirstAVX2 with the AVX2 kernels), where the vector
+	// chain is the long one (AMD Zen 5 with full-width units, whose simple
+	// vector instructions take two cycles: bench/README.md, "The key block
+	// first"). A Seal's MAC needs the ciphertext, which comes at the end of
+	// the vector chain, so Seals keep their kernels.
+	OpenKeyFirst bool
+
 	// LoopIFMA selects the stitched loop with the MAC in AVX-512 IFMA lanes
 	// (aeadasm.StitchedIFMA) for long messages over the one with the MAC on
 	// the integer units, which on Intel's Golden Cove cores compete with
@@ -360,7 +372,7 @@ func X86AEADFor(c X86Core) X86AEAD {
 	case AMDZen5:
 		return X86AEAD{SmallMax: 192, SmallMaxAVX2: 448, KeyScalar: true}
 	case AMDZen5Wide:
-		return X86AEAD{SmallMax: 192, SmallMaxAVX2: 448, Prold: true, KeyScalar: true, BatchWide: true}
+		return X86AEAD{SmallMax: 192, SmallMaxAVX2: 448, Prold: true, KeyScalar: true, OpenKeyFirst: true, BatchWide: true}
 	case AMDZen4:
 		return X86AEAD{SmallMax: 448, SmallMaxAVX2: 448, OpenFirstMin: 321, Prold: true, ProldMin: 65}
 	case AMDZen1:
