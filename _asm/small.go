@@ -77,14 +77,16 @@ import (
 
 func genSmall() {
 	for _, prold := range []bool{false, true} {
-		genSmallAVX512(false, prold, false, false)
-		genSmallAVX512(true, prold, false, false)
+		genSmallAVX512(false, prold, false, false, false)
+		genSmallAVX512(true, prold, false, false, false)
 	}
-	genSmallAVX512(false, false, true, false)
-	genSmallAVX512(false, true, true, true)
-	genSmallAVX2(midMask, false, false) // midMask: 64 bytes of 0xff, then 64 zeros
-	genSmallAVX2(midMask, true, false)
-	genSmallAVX2(midMask, true, true)
+	genSmallAVX512(false, false, true, false, false)
+	genSmallAVX512(false, true, true, true, false)
+	genSmallAVX512(false, true, true, false, true)
+	genSmallAVX2(midMask, false, false, false) // midMask: 64 bytes of 0xff, then 64 zeros
+	genSmallAVX2(midMask, true, false, false)
+	genSmallAVX2(midMask, true, true, false)
+	genSmallAVX2(midMask, true, false, true)
 	genSmallRowsAVX2(3, midMask)
 	genSmallRowsAVX2(4, midMask)
 }
@@ -495,7 +497,7 @@ func (k *smallKernel) finish(h [3]GPPhysical, store func()) {
 // for a 12-byte nonce only. (Its two-set form measured level with
 // aeadSmall3AVX512 at 96-192 bytes on Zen 5, so it is not emitted; the
 // code would take two.)
-func genSmallAVX512(two, prold, keyScalar, first bool) {
+func genSmallAVX512(two, prold, keyScalar, first, handoff bool) {
 	name, max := "aeadSmallAVX512", "64"
 	if two {
 		name, max = "aeadSmall3AVX512", "192"
@@ -511,6 +513,9 @@ func genSmallAVX512(two, prold, keyScalar, first bool) {
 	}
 	if first {
 		name, smallName = "aeadSmallKeyFirstAVX512", "small512kf"
+	}
+	if handoff {
+		name, smallName = "aeadSmallHandoffAVX512", "small512ho"
 	}
 	TEXT(name, NOSPLIT, "func(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)")
 	Doc(name+" seals (open == 0) or opens a message of at most "+max+" bytes",
@@ -538,6 +543,9 @@ func genSmallAVX512(two, prold, keyScalar, first bool) {
 		})
 		if first {
 			k.ks.mac = &earlyMAC{n: AllocLocal(8), st: AllocLocal(56)}
+		}
+		if handoff {
+			k.ks.mac = &earlyMAC{n: AllocLocal(8), st: AllocLocal(56), rows: AllocLocal(128)}
 		}
 	}
 
@@ -574,19 +582,29 @@ func genSmallAVX512(two, prold, keyScalar, first bool) {
 	VMOVDQU8_Z(Mem{Base: RBX}, K2, Z16)
 	VMOVDQU64(Z16, Mem{Base: R14})
 
-	if first {
-		k.blocksKeyFirst(buf, func() {
-			VMOVDQU8_Z(Mem{Base: rSrc}, K1, Z5)
-			VMOVDQU64(Z5, Mem{Base: R14, Index: RAX, Scale: 1})
+	earlyCT := func() {
+		VMOVDQU8_Z(Mem{Base: rSrc}, K1, Z5)
+		VMOVDQU64(Z5, Mem{Base: R14, Index: RAX, Scale: 1})
+	}
+	switch {
+	case first:
+		k.blocksKeyFirst(buf, earlyCT)
+	case handoff:
+		k.blocksHandoff(buf, earlyCT, func() {
+			VINSERTI128(U8(1), X5, Y4, Y4)
+			VINSERTI128(U8(1), X7, Y6, Y6)
+			VINSERTI64X4(U8(1), Y6, Z4, Z4)
 		})
-	} else {
+	default:
 		k.blocks()
 	}
 	Comment("Blocks 1, 2, 3 as 64 bytes in Z4, Z25, Z26; Z6, Z29, Z31 = src ^ them",
 		"under K1, K4, K5 (Z5, Z28, Z30: src).")
-	VPERM2I128(U8(0x31), Y1, Y0, Y4)
-	VPERM2I128(U8(0x31), Y3, Y2, Y5)
-	VINSERTI64X4(U8(1), Y5, Z4, Z4)
+	if !handoff {
+		VPERM2I128(U8(0x31), Y1, Y0, Y4)
+		VPERM2I128(U8(0x31), Y3, Y2, Y5)
+		VINSERTI64X4(U8(1), Y5, Z4, Z4)
+	}
 	type chunk struct {
 		k      OpmaskPhysical
 		ks, in VecPhysical
@@ -626,7 +644,7 @@ func genSmallAVX512(two, prold, keyScalar, first bool) {
 	}
 	Label(k.label("mac"))
 	var h [3]GPPhysical
-	if first {
+	if first || handoff {
 		h = k.macRest()
 	} else {
 		h = k.lensAndMAC()
@@ -662,7 +680,7 @@ func genSmallAVX512(two, prold, keyScalar, first bool) {
 	RET()
 }
 
-func genSmallAVX2(maskTail Mem, keyScalar, first bool) {
+func genSmallAVX2(maskTail Mem, keyScalar, first, handoff bool) {
 	name, max := "aeadSmallAVX2", 192
 	smallName = "small2"
 	if keyScalar {
@@ -670,6 +688,9 @@ func genSmallAVX2(maskTail Mem, keyScalar, first bool) {
 	}
 	if first {
 		name, smallName = "aeadSmallKeyFirstAVX2", "small2kf"
+	}
+	if handoff {
+		name, smallName = "aeadSmallHandoffAVX2", "small2ho"
 	}
 	TEXT(name, 0, "func(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)")
 	Doc(name+" seals (open == 0) or opens a message of at most "+strconv.Itoa(max)+" bytes",
@@ -688,6 +709,9 @@ func genSmallAVX2(maskTail Mem, keyScalar, first bool) {
 		if first {
 			k.ks.mac = &earlyMAC{n: AllocLocal(8), st: AllocLocal(56)}
 		}
+		if handoff {
+			k.ks.mac = &earlyMAC{n: AllocLocal(8), st: AllocLocal(56), rows: AllocLocal(128)}
+		}
 	}
 	b := newSmallBufs(max)
 	b.copyIn()
@@ -703,16 +727,25 @@ func genSmallAVX2(maskTail Mem, keyScalar, first bool) {
 			"1), row layout; the last row is the counter and the nonce's 12 bytes.")
 	}
 	k.rows(nonce12AVX2)
-	if first {
+	earlyCT := func() {
+		VMOVDQU(b.blk, Y14)
+		VMOVDQU(b.blk.Offset(32), Y15)
+		VMOVDQU(Y14, Mem{Base: R14, Index: RAX, Scale: 1})
+		VMOVDQU(Y15, Mem{Base: R14, Index: RAX, Scale: 1, Disp: 32})
+	}
+	if first || handoff {
 		Load(Param("ad").Len(), RDX)
 		LEAQ(b.mac, R14)
-		k.blocksKeyFirst(b.mac, func() {
-			VMOVDQU(b.blk, Y14)
-			VMOVDQU(b.blk.Offset(32), Y15)
-			VMOVDQU(Y14, Mem{Base: R14, Index: RAX, Scale: 1})
-			VMOVDQU(Y15, Mem{Base: R14, Index: RAX, Scale: 1, Disp: 32})
+	}
+	switch {
+	case first:
+		k.blocksKeyFirst(b.mac, earlyCT)
+	case handoff:
+		k.blocksHandoff(b.mac, earlyCT, func() {
+			VINSERTI128(U8(1), X5, Y4, Y8)
+			VINSERTI128(U8(1), X7, Y6, Y9)
 		})
-	} else {
+	default:
 		k.blocks()
 	}
 
@@ -720,8 +753,10 @@ func genSmallAVX2(maskTail Mem, keyScalar, first bool) {
 		"kernel has); each becomes (blk ^ block) & the mask of its bytes of the",
 		"message, and the ciphertext (that for Seal, blk for Open) goes to mac[pa:],",
 		"pa = adLen rounded up to 16.")
-	VPERM2I128(U8(0x31), Y1, Y0, Y8)
-	VPERM2I128(U8(0x31), Y3, Y2, Y9)
+	if !handoff {
+		VPERM2I128(U8(0x31), Y1, Y0, Y8)
+		VPERM2I128(U8(0x31), Y3, Y2, Y9)
+	}
 	if !keyScalar {
 		VPERM2I128(U8(0x20), Y5, Y4, Y10)
 		VPERM2I128(U8(0x20), Y7, Y6, Y11)
@@ -735,7 +770,7 @@ func genSmallAVX2(maskTail Mem, keyScalar, first bool) {
 	}
 	MOVQ(R15, RAX)
 	var h [3]GPPhysical
-	if first {
+	if first || handoff {
 		h = k.macRest()
 	} else {
 		h = k.lensAndMAC()

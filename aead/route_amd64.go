@@ -23,6 +23,9 @@ func pick(n, adLen int, open bool) aeadasm.Kernel {
 		if open && smallKeyFirst && n <= 64 {
 			return aeadasm.SmallKeyFirstAVX512
 		}
+		if !open && smallHandoff && n <= 64 {
+			return aeadasm.SmallHandoffAVX512
+		}
 		if smallProld && n >= smallProldMin {
 			return aeadasm.SmallProldAVX512
 		}
@@ -48,6 +51,9 @@ func pick(n, adLen int, open bool) aeadasm.Kernel {
 	case n <= smallMaxAVX2 && adLen <= aeadasm.SmallADMax && !k.Has(aeadasm.SmallAVX512) && k.Has(aeadasm.SmallAVX2):
 		if open && smallKeyFirst && n <= 64 {
 			return aeadasm.SmallKeyFirstAVX2
+		}
+		if !open && smallHandoff && n <= 64 {
+			return aeadasm.SmallHandoffAVX2
 		}
 		if smallKeyScalar && n <= 64 {
 			return aeadasm.SmallKeyScalarAVX2
@@ -131,6 +137,12 @@ var smallKeyScalar = x86AEAD().KeyScalar
 // rounds on this core (internal/cpuid's X86AEAD.OpenKeyFirst; the kernels
 // take the others' path for a 24-byte nonce). A variable for the tests.
 var smallKeyFirst = x86AEAD().OpenKeyFirst
+
+// smallHandoff selects, for a Seal of up to 64 bytes, the small kernels
+// that also hand the message block's last rounds to the integer units on
+// this core (internal/cpuid's X86AEAD.SealHandoff). A variable for the
+// tests.
+var smallHandoff = x86AEAD().SealHandoff
 
 // stitchedIFMA selects the stitched loop with the MAC in IFMA lanes on this
 // core (internal/cpuid's X86AEADFor), from ifmaLoopMin bytes: it computes

@@ -19,9 +19,9 @@ import (
 // through the small kernels with either rounds ("shifts": qrLowLatency's
 // rotations; "prold": VPROLD; "keyscalar": the shifts with the key block in
 // general-purpose registers too, up to 64 bytes; "keyfirst": VPROLD, and
-// for an Open of up to 64 bytes the key block first in general-purpose
-// registers and the MAC during the rounds) against the short path (no
-// small kernel).
+// up to 64 bytes the key block first in general-purpose registers, for an
+// Open the MAC during the rounds, for a Seal the message block's last
+// rounds there too) against the short path (no small kernel).
 func BenchmarkSmallMax(b *testing.B) {
 	if !aeadasm.Available().Has(aeadasm.SmallAVX512) && !aeadasm.Available().Has(aeadasm.SmallAVX2) {
 		b.Skip("no small kernel on this CPU")
@@ -29,9 +29,9 @@ func BenchmarkSmallMax(b *testing.B) {
 	a, _ := New(make([]byte, KeySize))
 	nonce := make([]byte, NonceSize)
 	ad := make([]byte, 13)
-	defer func(m, m2, pm int, p, k, kf bool) {
-		smallMax, smallMaxAVX2, smallProldMin, smallProld, smallKeyScalar, smallKeyFirst = m, m2, pm, p, k, kf
-	}(smallMax, smallMaxAVX2, smallProldMin, smallProld, smallKeyScalar, smallKeyFirst)
+	defer func(m, m2, pm int, p, k, kf, ho bool) {
+		smallMax, smallMaxAVX2, smallProldMin, smallProld, smallKeyScalar, smallKeyFirst, smallHandoff = m, m2, pm, p, k, kf, ho
+	}(smallMax, smallMaxAVX2, smallProldMin, smallProld, smallKeyScalar, smallKeyFirst, smallHandoff)
 	smallProldMin = 0 // "prold": the VPROLD kernels at every length
 	routes := []struct {
 		name          string
@@ -48,14 +48,16 @@ func BenchmarkSmallMax(b *testing.B) {
 		dst := make([]byte, size+Overhead)
 		for _, r := range routes {
 			b.Run("op=Seal/route="+r.name+"/size="+itoa(size), func(b *testing.B) {
-				smallMax, smallMaxAVX2, smallProld, smallKeyScalar, smallKeyFirst = min(r.max, aeadasm.SmallAVX512Max), r.max, r.prold, r.ks, r.kf
+				smallMax, smallMaxAVX2, smallProld, smallKeyScalar = min(r.max, aeadasm.SmallAVX512Max), r.max, r.prold, r.ks
+				smallKeyFirst, smallHandoff = r.kf, r.kf
 				b.SetBytes(int64(size))
 				for b.Loop() {
 					a.Seal(dst[:0], nonce, pt, ad)
 				}
 			})
 			b.Run("op=Open/route="+r.name+"/size="+itoa(size), func(b *testing.B) {
-				smallMax, smallMaxAVX2, smallProld, smallKeyScalar, smallKeyFirst = min(r.max, aeadasm.SmallAVX512Max), r.max, r.prold, r.ks, r.kf
+				smallMax, smallMaxAVX2, smallProld, smallKeyScalar = min(r.max, aeadasm.SmallAVX512Max), r.max, r.prold, r.ks
+				smallKeyFirst, smallHandoff = r.kf, r.kf
 				b.SetBytes(int64(size))
 				for b.Loop() {
 					if _, err := a.Open(dst[:0], nonce, ct, ad); err != nil {
@@ -70,13 +72,14 @@ func BenchmarkSmallMax(b *testing.B) {
 // TestSmallMaxRoutes runs Seal and Open of 0..460 bytes against x/crypto
 // with the small kernels' reach at the values X86AEADFor gives and each
 // of their round codes (VPROLD from every length or from 65 bytes; the key
-// block in general-purpose registers too, or not; for Opens, the key block
-// first and the MAC during the rounds, or not), so that the route of every core is tested on every CPU:
+// block in general-purpose registers too, or not; the key block first, and
+// the MAC during the rounds (Open) or the message block's last rounds on
+// the integer units too (Seal), or not), so that the route of every core is tested on every CPU:
 // results, in-place use, and a forged message's zeroed dst.
 func TestSmallMaxRoutes(t *testing.T) {
-	defer func(m, m2, pm int, p, k, kf bool) {
-		smallMax, smallMaxAVX2, smallProldMin, smallProld, smallKeyScalar, smallKeyFirst = m, m2, pm, p, k, kf
-	}(smallMax, smallMaxAVX2, smallProldMin, smallProld, smallKeyScalar, smallKeyFirst)
+	defer func(m, m2, pm int, p, k, kf, ho bool) {
+		smallMax, smallMaxAVX2, smallProldMin, smallProld, smallKeyScalar, smallKeyFirst, smallHandoff = m, m2, pm, p, k, kf, ho
+	}(smallMax, smallMaxAVX2, smallProldMin, smallProld, smallKeyScalar, smallKeyFirst, smallHandoff)
 	ours, ref, nonce := routeAEADs(7)
 	for _, c := range []struct {
 		m, prolds     int // smallMax, smallProldMin
@@ -88,7 +91,8 @@ func TestSmallMaxRoutes(t *testing.T) {
 		{64, 0, true, true, true}, {192, 0, true, true, true}, {448, 0, false, true, true},
 	} {
 		m := c.m
-		smallMax, smallMaxAVX2, smallProld, smallKeyScalar, smallKeyFirst = min(m, aeadasm.SmallAVX512Max), min(m, aeadasm.SmallAVX2Max), c.prold, c.ks, c.kf
+		smallMax, smallMaxAVX2, smallProld, smallKeyScalar = min(m, aeadasm.SmallAVX512Max), min(m, aeadasm.SmallAVX2Max), c.prold, c.ks
+		smallKeyFirst, smallHandoff = c.kf, c.kf
 		smallProldMin = c.prolds
 		for n := 0; n <= 460; n++ {
 			ad := make([]byte, n%70)
@@ -110,15 +114,15 @@ func TestSmallAVX2Route(t *testing.T) {
 	if !aeadasm.Available().Has(aeadasm.SmallAVX512) {
 		t.Skip("no AVX-512 small kernels on this CPU")
 	}
-	defer func(m, m2 int, ks, kf bool) {
-		smallMax, smallMaxAVX2, smallKeyScalar, smallKeyFirst = m, m2, ks, kf
-	}(smallMax, smallMaxAVX2, smallKeyScalar, smallKeyFirst)
+	defer func(m, m2 int, ks, kf, ho bool) {
+		smallMax, smallMaxAVX2, smallKeyScalar, smallKeyFirst, smallHandoff = m, m2, ks, kf, ho
+	}(smallMax, smallMaxAVX2, smallKeyScalar, smallKeyFirst, smallHandoff)
 	smallMax, smallMaxAVX2 = aeadasm.SmallMax, aeadasm.SmallAVX2Max
 	for _, ks := range []bool{false, true} {
-		smallKeyScalar, smallKeyFirst = ks, ks
+		smallKeyScalar, smallKeyFirst, smallHandoff = ks, ks, ks
 		for n := 0; n <= aeadasm.SmallAVX2Max; n++ {
 			for _, open := range []bool{false, true} {
-				if k := pick(n, 13, open); k == aeadasm.SmallAVX2 || k == aeadasm.SmallKeyScalarAVX2 || k == aeadasm.SmallKeyFirstAVX2 {
+				if k := pick(n, 13, open); k == aeadasm.SmallAVX2 || k == aeadasm.SmallKeyScalarAVX2 || k == aeadasm.SmallKeyFirstAVX2 || k == aeadasm.SmallHandoffAVX2 {
 					t.Fatalf("n=%d, open %v: an AVX2 small kernel where the AVX-512 ones run", n, open)
 				}
 			}

@@ -19,10 +19,13 @@
 //     [SmallAVX512] and [SmallProldAVX512], or [SmallKeyScalarAVX512],
 //     which also computes the key block on the integer units, or
 //     [SmallKeyFirstAVX512], which computes it there first and MACs
-//     during the rest of the rounds, up to [SmallMax] bytes in row sets
+//     during the rest of the rounds, or [SmallHandoffAVX512], which also
+//     hands the message block's last rounds to the integer units, up to
+//     [SmallMax] bytes in row sets
 //     and above in an 8-lane batch; the route picks per core; or AVX2,
 //     [SmallAVX2] and, up to 64 bytes with the key block on the integer
-//     units too, [SmallKeyScalarAVX2] and [SmallKeyFirstAVX2]), and for
+//     units too, [SmallKeyScalarAVX2], [SmallKeyFirstAVX2] and
+//     [SmallHandoffAVX2]), and for
 //     Opens of up to
 //     [OpenFirstAVX2Max] bytes with AVX2 [OpenFirstAVX2], which computes
 //     the key block first and MACs the ciphertext beside the rounds of the
@@ -104,6 +107,14 @@ const (
 	// SmallKeyFirstAVX2 is the same for the AVX2 kernels (up to 64 bytes
 	// and a 12-byte nonce; otherwise it runs SmallAVX2).
 	SmallKeyFirstAVX2
+	// SmallHandoffAVX512 is SmallKeyFirstAVX512 with the message block's
+	// last four double rounds in general-purpose registers too, after the
+	// key block's (up to 64 bytes and a 12-byte nonce; otherwise it runs
+	// SmallProldAVX512).
+	SmallHandoffAVX512
+	// SmallHandoffAVX2 is the same for the AVX2 kernels (otherwise
+	// SmallAVX2).
+	SmallHandoffAVX2
 )
 
 // A Set is the kernels that can run, one bit per Kernel.
@@ -123,12 +134,14 @@ const (
 
 	// SmallAVX512Max is the longest message of the AVX-512 small kernels
 	// (SmallAVX512, SmallProldAVX512, SmallKeyScalarAVX512,
-	// SmallKeyFirstAVX512): from SmallMax + 1 bytes on, all four run one function with seven blocks after the
+	// SmallKeyFirstAVX512, SmallHandoffAVX512): from SmallMax + 1 bytes on,
+	// all five run one function with seven blocks after the
 	// key block in an 8-lane batch.
 	SmallAVX512Max = 7 * 64
 
 	// SmallAVX2Max is the longest message of the AVX2 small kernels
-	// (SmallAVX2, SmallKeyScalarAVX2, SmallKeyFirstAVX2), which take up to seven blocks after
+	// (SmallAVX2, SmallKeyScalarAVX2, SmallKeyFirstAVX2, SmallHandoffAVX2),
+	// which take up to seven blocks after
 	// the key block in two more functions.
 	SmallAVX2Max = 7 * 64
 

@@ -50,7 +50,7 @@ func Available() Set {
 	if useAVX512 {
 		s |= 1 << StitchedAVX512
 		if hasBW {
-			s |= 1<<SmallAVX512 | 1<<SmallProldAVX512 | 1<<SmallKeyScalarAVX512 | 1<<SmallKeyFirstAVX512
+			s |= 1<<SmallAVX512 | 1<<SmallProldAVX512 | 1<<SmallKeyScalarAVX512 | 1<<SmallKeyFirstAVX512 | 1<<SmallHandoffAVX512
 			if hasIFMA {
 				s |= 1<<MidAVX512 | 1<<LanesAVX512
 			}
@@ -66,7 +66,7 @@ func Available() Set {
 		s |= 1<<StitchedAVX2 | 1<<MidAVX2 | 1<<OpenAheadAVX2
 	}
 	if useAVX512 || useAVX2 {
-		s |= 1<<SmallAVX2 | 1<<SmallKeyScalarAVX2 | 1<<SmallKeyFirstAVX2 | 1<<OpenFirstAVX2
+		s |= 1<<SmallAVX2 | 1<<SmallKeyScalarAVX2 | 1<<SmallKeyFirstAVX2 | 1<<SmallHandoffAVX2 | 1<<OpenFirstAVX2
 	}
 	return s
 }
@@ -98,7 +98,7 @@ func Seal(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]b
 // isSmall reports whether k is one of the small kernels, which start from
 // key and nonce themselves.
 func isSmall(k Kernel) bool {
-	return k == SmallAVX512 || k == SmallProldAVX512 || k == SmallKeyScalarAVX512 || k == SmallKeyFirstAVX512 || smallAVX2(k)
+	return k == SmallAVX512 || k == SmallProldAVX512 || k == SmallKeyScalarAVX512 || k == SmallKeyFirstAVX512 || k == SmallHandoffAVX512 || smallAVX2(k)
 }
 
 // sealLong is Seal for the kernels that take a State: a function of its

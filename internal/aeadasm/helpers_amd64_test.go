@@ -14,7 +14,8 @@ var (
 
 // smallKernels are the small kernels, each tested on every CPU that can
 // run it whichever one the route prefers.
-var smallKernels = []Kernel{SmallAVX512, SmallProldAVX512, SmallKeyScalarAVX512, SmallKeyFirstAVX512, SmallAVX2, SmallKeyScalarAVX2, SmallKeyFirstAVX2}
+var smallKernels = []Kernel{SmallAVX512, SmallProldAVX512, SmallKeyScalarAVX512, SmallKeyFirstAVX512, SmallHandoffAVX512,
+	SmallAVX2, SmallKeyScalarAVX2, SmallKeyFirstAVX2, SmallHandoffAVX2}
 
 func SmallAEADAvailable(k Kernel) bool {
 	if !smallAVX2(k) {

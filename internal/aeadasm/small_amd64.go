@@ -74,6 +74,18 @@ func aeadSmallKeyFirstAVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, t
 //go:noescape
 func aeadSmallKeyFirstAVX2(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
 
+// aeadSmallHandoffAVX512 is aeadSmallKeyFirstAVX512 with the row set's
+// sixth double round followed by block 1's last four in general-purpose
+// registers, after block 0's there (_asm/smallfirst.go, blocksHandoff).
+//
+//go:noescape
+func aeadSmallHandoffAVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
+
+// aeadSmallHandoffAVX2 is the same for aeadSmallAVX2, up to 64 bytes.
+//
+//go:noescape
+func aeadSmallHandoffAVX2(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
+
 // aeadSmall7AVX512 is the AVX-512 small kernels' function for 193 to 448
 // bytes (SmallMax < len(src) <= SmallAVX512Max): the key block and up to
 // seven message blocks in one 8-lane ymm batch (_asm/small7.go), whatever
@@ -99,8 +111,9 @@ var (
 )
 
 // small runs the small kernel k (SmallAVX512, SmallProldAVX512,
-// SmallKeyScalarAVX512, SmallKeyFirstAVX512, SmallAVX2, SmallKeyScalarAVX2
-// or SmallKeyFirstAVX2) that takes len(src) bytes and the nonce.
+// SmallKeyScalarAVX512, SmallKeyFirstAVX512, SmallHandoffAVX512, SmallAVX2,
+// SmallKeyScalarAVX2, SmallKeyFirstAVX2 or SmallHandoffAVX2) that takes
+// len(src) bytes and the nonce.
 func small(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) int {
 	// The one-row-set kernels (at most 64 bytes, a 12-byte nonce) first:
 	// the calls whose cost the dispatch shows in.
@@ -112,6 +125,8 @@ func small(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]
 		return aeadSmallKeyScalarAVX2(key, nonce, dst, src, ad, tag, open)
 	case k == SmallKeyFirstAVX2 && len(nonce) == 12 && n <= 64:
 		return aeadSmallKeyFirstAVX2(key, nonce, dst, src, ad, tag, open)
+	case k == SmallHandoffAVX2 && len(nonce) == 12 && n <= 64:
+		return aeadSmallHandoffAVX2(key, nonce, dst, src, ad, tag, open)
 	case smallAVX2(k) && n > 5*64:
 		return aeadSmall7AVX2(key, nonce, dst, src, ad, tag, open)
 	case smallAVX2(k) && n > SmallMax:
@@ -124,9 +139,9 @@ func small(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]
 		return aeadSmall7AVX512(key, nonce, dst, src, ad, tag, open)
 	case k == SmallKeyScalarAVX512 && len(nonce) == 12 && n <= 64:
 		return aeadSmallKeyScalarAVX512(key, nonce, dst, src, ad, tag, open)
-	case (k == SmallProldAVX512 || k == SmallKeyFirstAVX512) && n <= 64:
+	case prold(k) && n <= 64:
 		return aeadSmallProldAVX512(key, nonce, dst, src, ad, tag, open)
-	case k == SmallProldAVX512 || k == SmallKeyFirstAVX512:
+	case prold(k):
 		return aeadSmall3ProldAVX512(key, nonce, dst, src, ad, tag, open)
 	case n <= 64:
 		return aeadSmallAVX512(key, nonce, dst, src, ad, tag, open)
@@ -136,7 +151,13 @@ func small(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]
 
 // smallAVX2 reports whether k is one of the AVX2 small kernels.
 func smallAVX2(k Kernel) bool {
-	return k == SmallAVX2 || k == SmallKeyScalarAVX2 || k == SmallKeyFirstAVX2
+	return k == SmallAVX2 || k == SmallKeyScalarAVX2 || k == SmallKeyFirstAVX2 || k == SmallHandoffAVX2
+}
+
+// prold reports whether k is one of the AVX-512 small kernels whose rounds
+// rotate with VPROLD.
+func prold(k Kernel) bool {
+	return k == SmallProldAVX512 || k == SmallKeyFirstAVX512 || k == SmallHandoffAVX512
 }
 
 // sealSmall is Seal for the small kernels.
@@ -184,11 +205,12 @@ func openFirst(key *[32]byte, nonce []byte, plaintext, ciphertext, ad []byte, ta
 // SealOne and OpenOne take for messages of at most 64 bytes with a 12-byte
 // nonce.
 func OneSet(k Kernel) bool {
-	return k == SmallProldAVX512 || k == SmallKeyFirstAVX512 || k == SmallKeyScalarAVX512 || k == SmallAVX512
+	return prold(k) || k == SmallKeyScalarAVX512 || k == SmallAVX512
 }
 
 // SealOne is Seal for the one-row-set small kernels (SmallProldAVX512,
-// SmallKeyFirstAVX512, SmallKeyScalarAVX512, SmallAVX512) and messages of at most 64 bytes with
+// SmallKeyFirstAVX512, SmallHandoffAVX512, SmallKeyScalarAVX512,
+// SmallAVX512) and messages of at most 64 bytes with
 // a 12-byte nonce: the route's shortest calls, with one layer between the
 // caller and the kernel instead of Seal's three (a 64-byte Seal about 3%
 // faster on AMD Zen 5, bench/README.md). Other arguments panic.
@@ -216,6 +238,8 @@ func one(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]by
 		return aeadSmallProldAVX512(key, nonce, dst, src, ad, tag, open)
 	case SmallKeyFirstAVX512:
 		return aeadSmallKeyFirstAVX512(key, nonce, dst, src, ad, tag, open)
+	case SmallHandoffAVX512:
+		return aeadSmallHandoffAVX512(key, nonce, dst, src, ad, tag, open)
 	case SmallKeyScalarAVX512:
 		return aeadSmallKeyScalarAVX512(key, nonce, dst, src, ad, tag, open)
 	}

@@ -2953,6 +2953,1180 @@ small512kf_done:
 	VZEROUPPER
 	RET
 
+// func aeadSmallHandoffAVX512(key *[32]byte, nonce []byte, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
+TEXT ·aeadSmallHandoffAVX512(SB), NOSPLIT, $552-128
+	MOVQ key+0(FP), AX
+	MOVQ nonce_base+8(FP), BX
+	MOVQ dst_base+32(FP), DI
+	MOVQ src_base+56(FP), SI
+	MOVQ src_len+64(FP), CX
+
+	// Blocks 0 and 1 (low and high lanes of set 0) and, for messages over 64
+	// bytes, 2 and 3 (set 1), row layout; the last row is the counter and the
+	// nonce: the nonce's 12 bytes loaded under a mask and shifted up by the
+	// counter's 4.
+	VBROADCASTI128 sigma<>+0(SB), Y8
+	VBROADCASTI128 (AX), Y9
+	VBROADCASTI128 16(AX), Y10
+	MOVQ           nonce_len+16(FP), DX
+	CMPQ           DX, $0x18
+	JEQ            small512ho_x
+	MOVL           $0x00000fff, DX
+	KMOVW          DX, K3
+	VMOVDQU8.Z     (BX), K3, X11
+	VPSLLDQ        $0x04, X11, X11
+	JMP            small512ho_row3
+
+	// XChaCha20: HChaCha20 (20 rounds, no feed-forward) of key and nonce[0:16];
+	// rows 0 and 3 are the subkey, nonce[16:24] the end of the last row.
+small512ho_x:
+	VBROADCASTI128 (BX), Y11
+	VMOVDQA        Y8, Y0
+	VMOVDQA        Y9, Y1
+	VMOVDQA        Y10, Y2
+	VMOVDQA        Y11, Y3
+	MOVL           $0x0000000a, R13
+
+small512ho_hrounds:
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x10, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x0c, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x08, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x07, Y1, Y1
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x10, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x0c, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x08, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x07, Y1, Y1
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	DECL    R13
+	JNZ     small512ho_hrounds
+	VMOVDQA Y0, Y9
+	VMOVDQA Y3, Y10
+	VMOVQ   16(BX), X11
+	VPSLLDQ $0x08, X11, X11
+
+small512ho_row3:
+	VINSERTI128 $0x01, X11, Y11, Y11
+	VPADDD      rowLanes<>+0(SB), Y11, Y11
+
+	// Off the chain: ad, zero-padded, to buf[0:64]; the masks of the message's
+	// bytes in each 64-byte block: K1 (and K4, K5); of len(ad) bytes: K2.
+	LEAQ       16(SP), R14
+	MOVQ       ad_base+80(FP), BX
+	MOVQ       ad_len+88(FP), DX
+	TESTQ      DX, DX
+	CMOVQEQ    R14, BX
+	TESTQ      CX, CX
+	CMOVQEQ    R14, SI
+	CMOVQEQ    R14, DI
+	MOVQ       $-1, AX
+	BZHIQ      CX, AX, AX
+	KMOVQ      AX, K1
+	MOVQ       $-1, AX
+	BZHIQ      DX, AX, AX
+	KMOVQ      AX, K2
+	VMOVDQU8.Z (BX), K2, Z16
+	VMOVDQU64  Z16, (R14)
+
+	// The MAC input ready before the rounds: ad's pa/16 blocks (pa = len(ad)
+	// rounded up to 16); for Open also the ciphertext at buf[pa:] and the
+	// lengths, every block.
+	LEAQ       15(DX), AX
+	ANDQ       $-16, AX
+	MOVQ       AX, R15
+	SHRQ       $0x04, R15
+	MOVQ       open+112(FP), BX
+	TESTQ      BX, BX
+	JZ         small512ho_early
+	VMOVDQU8.Z (SI), K1, Z5
+	VMOVDQU64  Z5, (R14)(AX*1)
+	LEAQ       15(CX), BX
+	ANDQ       $-16, BX
+	ADDQ       AX, BX
+	MOVQ       DX, (R14)(BX*1)
+	MOVQ       CX, 8(R14)(BX*1)
+	LEAQ       16(BX), R15
+	SHRQ       $0x04, R15
+
+small512ho_early:
+	MOVQ R15, 360(SP)
+
+	// Scalar block 0: words 4-11 from key (RAX), 13-15 from the nonce (RBX,
+	// last), 12 = 0; words 10 and 11 start in the frame.
+	MOVQ key+0(FP), AX
+	MOVQ nonce_base+8(FP), BX
+	MOVL 24(AX), R8
+	MOVL R8, 336(SP)
+	MOVL 28(AX), R8
+	MOVL R8, 340(SP)
+	MOVL (AX), R12
+	MOVL 4(AX), R13
+	MOVL 8(AX), R14
+	MOVL 12(AX), R15
+	MOVL 16(AX), SI
+	MOVL 20(AX), DI
+	MOVL 8(BX), DX
+	MOVL 4(BX), CX
+	MOVL (BX), BX
+	XORL AX, AX
+	MOVL $0x61707865, R8
+	MOVL $0x3320646e, R9
+	MOVL $0x79622d32, R10
+	MOVL $0x6b206574, R11
+
+	// Five double rounds of the row set, each with two of the scalar block 0.
+	VMOVDQA Y8, Y0
+	VMOVDQA Y9, Y1
+	VMOVDQA Y10, Y2
+	VMOVDQA Y11, Y3
+	MOVQ    $0x00000005, 288(SP)
+
+small512ho_rounds:
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x10, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x0c, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x08, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x07, Y1, Y1
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x10, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x0c, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x08, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x07, Y1, Y1
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	ADDL    R12, R8
+	ADDL    R13, R9
+	XORL    R8, AX
+	XORL    R9, BX
+	ROLL    $0x10, AX
+	ROLL    $0x10, BX
+	ADDL    AX, SI
+	ADDL    BX, DI
+	XORL    SI, R12
+	XORL    DI, R13
+	ROLL    $0x0c, R12
+	ROLL    $0x0c, R13
+	ADDL    R12, R8
+	ADDL    R13, R9
+	XORL    R8, AX
+	XORL    R9, BX
+	ROLL    $0x08, AX
+	ROLL    $0x08, BX
+	ADDL    AX, SI
+	ADDL    BX, DI
+	XORL    SI, R12
+	XORL    DI, R13
+	ROLL    $0x07, R12
+	ROLL    $0x07, R13
+	MOVL    SI, 328(SP)
+	MOVL    DI, 332(SP)
+	MOVL    336(SP), SI
+	MOVL    340(SP), DI
+	ADDL    R14, R10
+	ADDL    R15, R11
+	XORL    R10, CX
+	XORL    R11, DX
+	ROLL    $0x10, CX
+	ROLL    $0x10, DX
+	ADDL    CX, SI
+	ADDL    DX, DI
+	XORL    SI, R14
+	XORL    DI, R15
+	ROLL    $0x0c, R14
+	ROLL    $0x0c, R15
+	ADDL    R14, R10
+	ADDL    R15, R11
+	XORL    R10, CX
+	XORL    R11, DX
+	ROLL    $0x08, CX
+	ROLL    $0x08, DX
+	ADDL    CX, SI
+	ADDL    DX, DI
+	XORL    SI, R14
+	XORL    DI, R15
+	ROLL    $0x07, R14
+	ROLL    $0x07, R15
+	ADDL    R13, R8
+	ADDL    R14, R9
+	XORL    R8, DX
+	XORL    R9, AX
+	ROLL    $0x10, DX
+	ROLL    $0x10, AX
+	ADDL    DX, SI
+	ADDL    AX, DI
+	XORL    SI, R13
+	XORL    DI, R14
+	ROLL    $0x0c, R13
+	ROLL    $0x0c, R14
+	ADDL    R13, R8
+	ADDL    R14, R9
+	XORL    R8, DX
+	XORL    R9, AX
+	ROLL    $0x08, DX
+	ROLL    $0x08, AX
+	ADDL    DX, SI
+	ADDL    AX, DI
+	XORL    SI, R13
+	XORL    DI, R14
+	ROLL    $0x07, R13
+	ROLL    $0x07, R14
+	MOVL    SI, 336(SP)
+	MOVL    DI, 340(SP)
+	MOVL    328(SP), SI
+	MOVL    332(SP), DI
+	ADDL    R15, R10
+	ADDL    R12, R11
+	XORL    R10, BX
+	XORL    R11, CX
+	ROLL    $0x10, BX
+	ROLL    $0x10, CX
+	ADDL    BX, SI
+	ADDL    CX, DI
+	XORL    SI, R15
+	XORL    DI, R12
+	ROLL    $0x0c, R15
+	ROLL    $0x0c, R12
+	ADDL    R15, R10
+	ADDL    R12, R11
+	XORL    R10, BX
+	XORL    R11, CX
+	ROLL    $0x08, BX
+	ROLL    $0x08, CX
+	ADDL    BX, SI
+	ADDL    CX, DI
+	XORL    SI, R15
+	XORL    DI, R12
+	ROLL    $0x07, R15
+	ROLL    $0x07, R12
+	ADDL    R12, R8
+	ADDL    R13, R9
+	XORL    R8, AX
+	XORL    R9, BX
+	ROLL    $0x10, AX
+	ROLL    $0x10, BX
+	ADDL    AX, SI
+	ADDL    BX, DI
+	XORL    SI, R12
+	XORL    DI, R13
+	ROLL    $0x0c, R12
+	ROLL    $0x0c, R13
+	ADDL    R12, R8
+	ADDL    R13, R9
+	XORL    R8, AX
+	XORL    R9, BX
+	ROLL    $0x08, AX
+	ROLL    $0x08, BX
+	ADDL    AX, SI
+	ADDL    BX, DI
+	XORL    SI, R12
+	XORL    DI, R13
+	ROLL    $0x07, R12
+	ROLL    $0x07, R13
+	MOVL    SI, 328(SP)
+	MOVL    DI, 332(SP)
+	MOVL    336(SP), SI
+	MOVL    340(SP), DI
+	ADDL    R14, R10
+	ADDL    R15, R11
+	XORL    R10, CX
+	XORL    R11, DX
+	ROLL    $0x10, CX
+	ROLL    $0x10, DX
+	ADDL    CX, SI
+	ADDL    DX, DI
+	XORL    SI, R14
+	XORL    DI, R15
+	ROLL    $0x0c, R14
+	ROLL    $0x0c, R15
+	ADDL    R14, R10
+	ADDL    R15, R11
+	XORL    R10, CX
+	XORL    R11, DX
+	ROLL    $0x08, CX
+	ROLL    $0x08, DX
+	ADDL    CX, SI
+	ADDL    DX, DI
+	XORL    SI, R14
+	XORL    DI, R15
+	ROLL    $0x07, R14
+	ROLL    $0x07, R15
+	ADDL    R13, R8
+	ADDL    R14, R9
+	XORL    R8, DX
+	XORL    R9, AX
+	ROLL    $0x10, DX
+	ROLL    $0x10, AX
+	ADDL    DX, SI
+	ADDL    AX, DI
+	XORL    SI, R13
+	XORL    DI, R14
+	ROLL    $0x0c, R13
+	ROLL    $0x0c, R14
+	ADDL    R13, R8
+	ADDL    R14, R9
+	XORL    R8, DX
+	XORL    R9, AX
+	ROLL    $0x08, DX
+	ROLL    $0x08, AX
+	ADDL    DX, SI
+	ADDL    AX, DI
+	XORL    SI, R13
+	XORL    DI, R14
+	ROLL    $0x07, R13
+	ROLL    $0x07, R14
+	MOVL    SI, 336(SP)
+	MOVL    DI, 340(SP)
+	MOVL    328(SP), SI
+	MOVL    332(SP), DI
+	ADDL    R15, R10
+	ADDL    R12, R11
+	XORL    R10, BX
+	XORL    R11, CX
+	ROLL    $0x10, BX
+	ROLL    $0x10, CX
+	ADDL    BX, SI
+	ADDL    CX, DI
+	XORL    SI, R15
+	XORL    DI, R12
+	ROLL    $0x0c, R15
+	ROLL    $0x0c, R12
+	ADDL    R15, R10
+	ADDL    R12, R11
+	XORL    R10, BX
+	XORL    R11, CX
+	ROLL    $0x08, BX
+	ROLL    $0x08, CX
+	ADDL    BX, SI
+	ADDL    CX, DI
+	XORL    SI, R15
+	XORL    DI, R12
+	ROLL    $0x07, R15
+	ROLL    $0x07, R12
+	DECQ    288(SP)
+	JNZ     small512ho_rounds
+
+	// r and s from the scalar words 0-7 plus the input: r = words 0-3,
+	// clamped, in R8 (r0) and R9 (r1); s = words 4-7 to the frame.
+	MOVQ key+0(FP), AX
+	ADDL $0x61707865, R8
+	ADDL $0x3320646e, R9
+	ADDL $0x79622d32, R10
+	ADDL $0x6b206574, R11
+	ADDL (AX), R12
+	MOVL R12, (SP)
+	ADDL 4(AX), R13
+	MOVL R13, 4(SP)
+	ADDL 8(AX), R14
+	MOVL R14, 8(SP)
+	ADDL 12(AX), R15
+	MOVL R15, 12(SP)
+	SHLQ $0x20, R9
+	ORQ  R9, R8
+	MOVL R10, R9
+	SHLQ $0x20, R11
+	ORQ  R11, R9
+	MOVQ $0x0ffffffc0fffffff, AX
+	ANDQ AX, R8
+	MOVQ $0x0ffffffc0ffffffc, AX
+	ANDQ AX, R9
+
+	// Double round 6 of the row set; the MAC of the blocks ready meanwhile.
+	MOVL $0x00000001, R13
+
+small512ho_rounds2:
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x10, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x0c, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x08, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x07, Y1, Y1
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x10, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x0c, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXORD  Y0, Y3, Y3
+	VPROLD  $0x08, Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXORD  Y2, Y1, Y1
+	VPROLD  $0x07, Y1, Y1
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	DECL    R13
+	JNZ     small512ho_rounds2
+	MOVQ    R8, R13
+	MOVQ    R9, SI
+	MOVQ    R9, CX
+	SHRQ    $0x02, CX
+	ADDQ    R9, CX
+	XORL    R8, R8
+	XORL    R9, R9
+	XORL    R12, R12
+	LEAQ    16(SP), R14
+	MOVQ    360(SP), R15
+
+small512ho_early_mac:
+	TESTQ R15, R15
+	JZ    small512ho_early_mac_done
+	ADDQ  (R14), R8
+	ADCQ  8(R14), R9
+	ADCQ  $0x01, R12
+	MOVQ  R8, DX
+	MULXQ R13, AX, BX
+	MULXQ SI, R8, R10
+	MOVQ  R9, DX
+	MULXQ CX, R11, R9
+	ADDQ  R11, AX
+	ADCQ  R9, BX
+	MULXQ R13, R11, R9
+	ADDQ  R11, R8
+	ADCQ  R9, R10
+	MOVQ  R12, R11
+	IMULQ CX, R11
+	IMULQ R13, R12
+	ADDQ  R11, R8
+	ADCQ  $0x00, R10
+	ADDQ  BX, R8
+	ADCQ  R12, R10
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R10, R12
+	SHRQ  $0x02, R10
+	ANDQ  $0x03, R12
+	LEAQ  (R10)(R10*4), R10
+	ADDQ  R10, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R12
+	ADDQ  $0x10, R14
+	DECQ  R15
+	JMP   small512ho_early_mac
+
+small512ho_early_mac_done:
+	MOVQ R8, 368(SP)
+	MOVQ R9, 376(SP)
+	MOVQ R12, 384(SP)
+	MOVQ R13, 392(SP)
+	MOVQ SI, 400(SP)
+	MOVQ CX, 408(SP)
+	MOVQ R14, 416(SP)
+
+	// Block 1 (the high lanes of the rows) to the scalar registers: words
+	// 10 and 11 to the frame, 8 and 9 to SI and DI, the rest as scalarReg.
+	VMOVDQU Y0, 424(SP)
+	VMOVDQU Y1, 456(SP)
+	VMOVDQU Y2, 488(SP)
+	VMOVDQU Y3, 520(SP)
+	MOVL    512(SP), AX
+	MOVL    AX, 336(SP)
+	MOVL    516(SP), AX
+	MOVL    AX, 340(SP)
+	MOVL    440(SP), R8
+	MOVL    444(SP), R9
+	MOVL    448(SP), R10
+	MOVL    452(SP), R11
+	MOVL    472(SP), R12
+	MOVL    476(SP), R13
+	MOVL    480(SP), R14
+	MOVL    484(SP), R15
+	MOVL    504(SP), SI
+	MOVL    508(SP), DI
+	MOVL    536(SP), AX
+	MOVL    540(SP), BX
+	MOVL    544(SP), CX
+	MOVL    548(SP), DX
+
+	// Its last four double rounds.
+	ADDL R12, R8
+	ADDL R13, R9
+	XORL R8, AX
+	XORL R9, BX
+	ROLL $0x10, AX
+	ROLL $0x10, BX
+	ADDL AX, SI
+	ADDL BX, DI
+	XORL SI, R12
+	XORL DI, R13
+	ROLL $0x0c, R12
+	ROLL $0x0c, R13
+	ADDL R12, R8
+	ADDL R13, R9
+	XORL R8, AX
+	XORL R9, BX
+	ROLL $0x08, AX
+	ROLL $0x08, BX
+	ADDL AX, SI
+	ADDL BX, DI
+	XORL SI, R12
+	XORL DI, R13
+	ROLL $0x07, R12
+	ROLL $0x07, R13
+	MOVL SI, 328(SP)
+	MOVL DI, 332(SP)
+	MOVL 336(SP), SI
+	MOVL 340(SP), DI
+	ADDL R14, R10
+	ADDL R15, R11
+	XORL R10, CX
+	XORL R11, DX
+	ROLL $0x10, CX
+	ROLL $0x10, DX
+	ADDL CX, SI
+	ADDL DX, DI
+	XORL SI, R14
+	XORL DI, R15
+	ROLL $0x0c, R14
+	ROLL $0x0c, R15
+	ADDL R14, R10
+	ADDL R15, R11
+	XORL R10, CX
+	XORL R11, DX
+	ROLL $0x08, CX
+	ROLL $0x08, DX
+	ADDL CX, SI
+	ADDL DX, DI
+	XORL SI, R14
+	XORL DI, R15
+	ROLL $0x07, R14
+	ROLL $0x07, R15
+	ADDL R13, R8
+	ADDL R14, R9
+	XORL R8, DX
+	XORL R9, AX
+	ROLL $0x10, DX
+	ROLL $0x10, AX
+	ADDL DX, SI
+	ADDL AX, DI
+	XORL SI, R13
+	XORL DI, R14
+	ROLL $0x0c, R13
+	ROLL $0x0c, R14
+	ADDL R13, R8
+	ADDL R14, R9
+	XORL R8, DX
+	XORL R9, AX
+	ROLL $0x08, DX
+	ROLL $0x08, AX
+	ADDL DX, SI
+	ADDL AX, DI
+	XORL SI, R13
+	XORL DI, R14
+	ROLL $0x07, R13
+	ROLL $0x07, R14
+	MOVL SI, 336(SP)
+	MOVL DI, 340(SP)
+	MOVL 328(SP), SI
+	MOVL 332(SP), DI
+	ADDL R15, R10
+	ADDL R12, R11
+	XORL R10, BX
+	XORL R11, CX
+	ROLL $0x10, BX
+	ROLL $0x10, CX
+	ADDL BX, SI
+	ADDL CX, DI
+	XORL SI, R15
+	XORL DI, R12
+	ROLL $0x0c, R15
+	ROLL $0x0c, R12
+	ADDL R15, R10
+	ADDL R12, R11
+	XORL R10, BX
+	XORL R11, CX
+	ROLL $0x08, BX
+	ROLL $0x08, CX
+	ADDL BX, SI
+	ADDL CX, DI
+	XORL SI, R15
+	XORL DI, R12
+	ROLL $0x07, R15
+	ROLL $0x07, R12
+	ADDL R12, R8
+	ADDL R13, R9
+	XORL R8, AX
+	XORL R9, BX
+	ROLL $0x10, AX
+	ROLL $0x10, BX
+	ADDL AX, SI
+	ADDL BX, DI
+	XORL SI, R12
+	XORL DI, R13
+	ROLL $0x0c, R12
+	ROLL $0x0c, R13
+	ADDL R12, R8
+	ADDL R13, R9
+	XORL R8, AX
+	XORL R9, BX
+	ROLL $0x08, AX
+	ROLL $0x08, BX
+	ADDL AX, SI
+	ADDL BX, DI
+	XORL SI, R12
+	XORL DI, R13
+	ROLL $0x07, R12
+	ROLL $0x07, R13
+	MOVL SI, 328(SP)
+	MOVL DI, 332(SP)
+	MOVL 336(SP), SI
+	MOVL 340(SP), DI
+	ADDL R14, R10
+	ADDL R15, R11
+	XORL R10, CX
+	XORL R11, DX
+	ROLL $0x10, CX
+	ROLL $0x10, DX
+	ADDL CX, SI
+	ADDL DX, DI
+	XORL SI, R14
+	XORL DI, R15
+	ROLL $0x0c, R14
+	ROLL $0x0c, R15
+	ADDL R14, R10
+	ADDL R15, R11
+	XORL R10, CX
+	XORL R11, DX
+	ROLL $0x08, CX
+	ROLL $0x08, DX
+	ADDL CX, SI
+	ADDL DX, DI
+	XORL SI, R14
+	XORL DI, R15
+	ROLL $0x07, R14
+	ROLL $0x07, R15
+	ADDL R13, R8
+	ADDL R14, R9
+	XORL R8, DX
+	XORL R9, AX
+	ROLL $0x10, DX
+	ROLL $0x10, AX
+	ADDL DX, SI
+	ADDL AX, DI
+	XORL SI, R13
+	XORL DI, R14
+	ROLL $0x0c, R13
+	ROLL $0x0c, R14
+	ADDL R13, R8
+	ADDL R14, R9
+	XORL R8, DX
+	XORL R9, AX
+	ROLL $0x08, DX
+	ROLL $0x08, AX
+	ADDL DX, SI
+	ADDL AX, DI
+	XORL SI, R13
+	XORL DI, R14
+	ROLL $0x07, R13
+	ROLL $0x07, R14
+	MOVL SI, 336(SP)
+	MOVL DI, 340(SP)
+	MOVL 328(SP), SI
+	MOVL 332(SP), DI
+	ADDL R15, R10
+	ADDL R12, R11
+	XORL R10, BX
+	XORL R11, CX
+	ROLL $0x10, BX
+	ROLL $0x10, CX
+	ADDL BX, SI
+	ADDL CX, DI
+	XORL SI, R15
+	XORL DI, R12
+	ROLL $0x0c, R15
+	ROLL $0x0c, R12
+	ADDL R15, R10
+	ADDL R12, R11
+	XORL R10, BX
+	XORL R11, CX
+	ROLL $0x08, BX
+	ROLL $0x08, CX
+	ADDL BX, SI
+	ADDL CX, DI
+	XORL SI, R15
+	XORL DI, R12
+	ROLL $0x07, R15
+	ROLL $0x07, R12
+	ADDL R12, R8
+	ADDL R13, R9
+	XORL R8, AX
+	XORL R9, BX
+	ROLL $0x10, AX
+	ROLL $0x10, BX
+	ADDL AX, SI
+	ADDL BX, DI
+	XORL SI, R12
+	XORL DI, R13
+	ROLL $0x0c, R12
+	ROLL $0x0c, R13
+	ADDL R12, R8
+	ADDL R13, R9
+	XORL R8, AX
+	XORL R9, BX
+	ROLL $0x08, AX
+	ROLL $0x08, BX
+	ADDL AX, SI
+	ADDL BX, DI
+	XORL SI, R12
+	XORL DI, R13
+	ROLL $0x07, R12
+	ROLL $0x07, R13
+	MOVL SI, 328(SP)
+	MOVL DI, 332(SP)
+	MOVL 336(SP), SI
+	MOVL 340(SP), DI
+	ADDL R14, R10
+	ADDL R15, R11
+	XORL R10, CX
+	XORL R11, DX
+	ROLL $0x10, CX
+	ROLL $0x10, DX
+	ADDL CX, SI
+	ADDL DX, DI
+	XORL SI, R14
+	XORL DI, R15
+	ROLL $0x0c, R14
+	ROLL $0x0c, R15
+	ADDL R14, R10
+	ADDL R15, R11
+	XORL R10, CX
+	XORL R11, DX
+	ROLL $0x08, CX
+	ROLL $0x08, DX
+	ADDL CX, SI
+	ADDL DX, DI
+	XORL SI, R14
+	XORL DI, R15
+	ROLL $0x07, R14
+	ROLL $0x07, R15
+	ADDL R13, R8
+	ADDL R14, R9
+	XORL R8, DX
+	XORL R9, AX
+	ROLL $0x10, DX
+	ROLL $0x10, AX
+	ADDL DX, SI
+	ADDL AX, DI
+	XORL SI, R13
+	XORL DI, R14
+	ROLL $0x0c, R13
+	ROLL $0x0c, R14
+	ADDL R13, R8
+	ADDL R14, R9
+	XORL R8, DX
+	XORL R9, AX
+	ROLL $0x08, DX
+	ROLL $0x08, AX
+	ADDL DX, SI
+	ADDL AX, DI
+	XORL SI, R13
+	XORL DI, R14
+	ROLL $0x07, R13
+	ROLL $0x07, R14
+	MOVL SI, 336(SP)
+	MOVL DI, 340(SP)
+	MOVL 328(SP), SI
+	MOVL 332(SP), DI
+	ADDL R15, R10
+	ADDL R12, R11
+	XORL R10, BX
+	XORL R11, CX
+	ROLL $0x10, BX
+	ROLL $0x10, CX
+	ADDL BX, SI
+	ADDL CX, DI
+	XORL SI, R15
+	XORL DI, R12
+	ROLL $0x0c, R15
+	ROLL $0x0c, R12
+	ADDL R15, R10
+	ADDL R12, R11
+	XORL R10, BX
+	XORL R11, CX
+	ROLL $0x08, BX
+	ROLL $0x08, CX
+	ADDL BX, SI
+	ADDL CX, DI
+	XORL SI, R15
+	XORL DI, R12
+	ROLL $0x07, R15
+	ROLL $0x07, R12
+	ADDL R12, R8
+	ADDL R13, R9
+	XORL R8, AX
+	XORL R9, BX
+	ROLL $0x10, AX
+	ROLL $0x10, BX
+	ADDL AX, SI
+	ADDL BX, DI
+	XORL SI, R12
+	XORL DI, R13
+	ROLL $0x0c, R12
+	ROLL $0x0c, R13
+	ADDL R12, R8
+	ADDL R13, R9
+	XORL R8, AX
+	XORL R9, BX
+	ROLL $0x08, AX
+	ROLL $0x08, BX
+	ADDL AX, SI
+	ADDL BX, DI
+	XORL SI, R12
+	XORL DI, R13
+	ROLL $0x07, R12
+	ROLL $0x07, R13
+	MOVL SI, 328(SP)
+	MOVL DI, 332(SP)
+	MOVL 336(SP), SI
+	MOVL 340(SP), DI
+	ADDL R14, R10
+	ADDL R15, R11
+	XORL R10, CX
+	XORL R11, DX
+	ROLL $0x10, CX
+	ROLL $0x10, DX
+	ADDL CX, SI
+	ADDL DX, DI
+	XORL SI, R14
+	XORL DI, R15
+	ROLL $0x0c, R14
+	ROLL $0x0c, R15
+	ADDL R14, R10
+	ADDL R15, R11
+	XORL R10, CX
+	XORL R11, DX
+	ROLL $0x08, CX
+	ROLL $0x08, DX
+	ADDL CX, SI
+	ADDL DX, DI
+	XORL SI, R14
+	XORL DI, R15
+	ROLL $0x07, R14
+	ROLL $0x07, R15
+	ADDL R13, R8
+	ADDL R14, R9
+	XORL R8, DX
+	XORL R9, AX
+	ROLL $0x10, DX
+	ROLL $0x10, AX
+	ADDL DX, SI
+	ADDL AX, DI
+	XORL SI, R13
+	XORL DI, R14
+	ROLL $0x0c, R13
+	ROLL $0x0c, R14
+	ADDL R13, R8
+	ADDL R14, R9
+	XORL R8, DX
+	XORL R9, AX
+	ROLL $0x08, DX
+	ROLL $0x08, AX
+	ADDL DX, SI
+	ADDL AX, DI
+	XORL SI, R13
+	XORL DI, R14
+	ROLL $0x07, R13
+	ROLL $0x07, R14
+	MOVL SI, 336(SP)
+	MOVL DI, 340(SP)
+	MOVL 328(SP), SI
+	MOVL 332(SP), DI
+	ADDL R15, R10
+	ADDL R12, R11
+	XORL R10, BX
+	XORL R11, CX
+	ROLL $0x10, BX
+	ROLL $0x10, CX
+	ADDL BX, SI
+	ADDL CX, DI
+	XORL SI, R15
+	XORL DI, R12
+	ROLL $0x0c, R15
+	ROLL $0x0c, R12
+	ADDL R15, R10
+	ADDL R12, R11
+	XORL R10, BX
+	XORL R11, CX
+	ROLL $0x08, BX
+	ROLL $0x08, CX
+	ADDL BX, SI
+	ADDL CX, DI
+	XORL SI, R15
+	XORL DI, R12
+	ROLL $0x07, R15
+	ROLL $0x07, R12
+
+	// Add the input (block 1: counter 1) and pair the words into qwords:
+	// R8, R10, R12, R14, SI, R13, AX, CX hold qwords 0-7.
+	ADDL $0x61707865, R8
+	ADDL $0x3320646e, R9
+	ADDL $0x79622d32, R10
+	ADDL $0x6b206574, R11
+	SHLQ $0x20, R9
+	ORQ  R9, R8
+	SHLQ $0x20, R11
+	ORQ  R11, R10
+	MOVQ key+0(FP), R9
+	MOVQ nonce_base+8(FP), R11
+	ADDL (R9), R12
+	ADDL 4(R9), R13
+	ADDL 8(R9), R14
+	ADDL 12(R9), R15
+	SHLQ $0x20, R13
+	ORQ  R13, R12
+	SHLQ $0x20, R15
+	ORQ  R15, R14
+	ADDL 16(R9), SI
+	ADDL 20(R9), DI
+	SHLQ $0x20, DI
+	ORQ  DI, SI
+	MOVL 336(SP), R13
+	MOVL 340(SP), R15
+	ADDL 24(R9), R13
+	ADDL 28(R9), R15
+	SHLQ $0x20, R15
+	ORQ  R15, R13
+	INCL AX
+	ADDL (R11), BX
+	ADDL 4(R11), CX
+	ADDL 8(R11), DX
+	SHLQ $0x20, BX
+	ORQ  BX, AX
+	SHLQ $0x20, DX
+	ORQ  DX, CX
+
+	// The qwords into Z4.
+	VMOVQ        R8, X4
+	VPINSRQ      $0x01, R10, X4, X4
+	VMOVQ        R12, X5
+	VPINSRQ      $0x01, R14, X5, X5
+	VMOVQ        SI, X6
+	VPINSRQ      $0x01, R13, X6, X6
+	VMOVQ        AX, X7
+	VPINSRQ      $0x01, CX, X7, X7
+	VINSERTI128  $0x01, X5, Y4, Y4
+	VINSERTI128  $0x01, X7, Y6, Y6
+	VINSERTI64X4 $0x01, Y6, Z4, Z4
+	MOVQ         dst_base+32(FP), DI
+	MOVQ         src_base+56(FP), SI
+	MOVQ         src_len+64(FP), CX
+	MOVQ         ad_len+88(FP), DX
+	LEAQ         16(SP), R14
+	TESTQ        CX, CX
+	CMOVQEQ      R14, SI
+	CMOVQEQ      R14, DI
+
+	// Blocks 1, 2, 3 as 64 bytes in Z4, Z25, Z26; Z6, Z29, Z31 = src ^ them
+	// under K1, K4, K5 (Z5, Z28, Z30: src).
+	// The ciphertext (the results under the masks for Seal, src for Open) at
+	// buf[pa:], pa = len(ad) rounded up to 16, then the lengths at buf[pa+pc:],
+	// pc = len(src) rounded up to 16. Blocks 2 and 3 only for messages over 64
+	// bytes (their masks are empty otherwise, and their lanes were not computed).
+	MOVQ       open+112(FP), BX
+	LEAQ       15(DX), AX
+	ANDQ       $-16, AX
+	VMOVDQU8.Z (SI), K1, Z5
+	VPXORQ     Z4, Z5, Z6
+	TESTQ      BX, BX
+	JNZ        small512ho_ct1
+	VMOVDQU8.Z Z6, K1, Z5
+
+small512ho_ct1:
+	VMOVDQU64 Z5, (R14)(AX*1)
+	LEAQ      15(CX), BX
+	ANDQ      $-16, BX
+	ADDQ      AX, BX
+	MOVQ      DX, (R14)(BX*1)
+	MOVQ      CX, 8(R14)(BX*1)
+	LEAQ      16(BX), R15
+	SHRQ      $0x04, R15
+
+	// The blocks left: all of them less those absorbed during the rounds.
+	MOVQ 416(SP), AX
+	SUBQ R14, AX
+	SHRQ $0x04, AX
+	SUBQ AX, R15
+	MOVQ 368(SP), R8
+	MOVQ 376(SP), R9
+	MOVQ 384(SP), R12
+	MOVQ 392(SP), R13
+	MOVQ 400(SP), SI
+	MOVQ 408(SP), CX
+	MOVQ 416(SP), R14
+
+small512ho_rest:
+	TESTQ R15, R15
+	JZ    small512ho_rest_done
+	ADDQ  (R14), R8
+	ADCQ  8(R14), R9
+	ADCQ  $0x01, R12
+	MOVQ  R8, DX
+	MULXQ R13, AX, BX
+	MULXQ SI, R8, R10
+	MOVQ  R9, DX
+	MULXQ CX, R11, R9
+	ADDQ  R11, AX
+	ADCQ  R9, BX
+	MULXQ R13, R11, R9
+	ADDQ  R11, R8
+	ADCQ  R9, R10
+	MOVQ  R12, R11
+	IMULQ CX, R11
+	IMULQ R13, R12
+	ADDQ  R11, R8
+	ADCQ  $0x00, R10
+	ADDQ  BX, R8
+	ADCQ  R12, R10
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R10, R12
+	SHRQ  $0x02, R10
+	ANDQ  $0x03, R12
+	LEAQ  (R10)(R10*4), R10
+	ADDQ  R10, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R12
+	ADDQ  $0x10, R14
+	DECQ  R15
+	JMP   small512ho_rest
+
+small512ho_rest_done:
+	// tag = (h mod 2^130-5) + s mod 2^128: h < 2p here, so subtract p once
+	// if that does not borrow (CMOV: no branch on h).
+	MOVQ    R8, AX
+	MOVQ    R9, BX
+	MOVQ    R12, CX
+	SUBQ    $-5, AX
+	SBBQ    $-1, BX
+	SBBQ    $0x03, CX
+	CMOVQCC AX, R8
+	CMOVQCC BX, R9
+	ADDQ    (SP), R8
+	ADCQ    8(SP), R9
+	MOVQ    tag+104(FP), AX
+	MOVQ    open+112(FP), BX
+	TESTQ   BX, BX
+	JNZ     small512ho_verify
+	MOVQ    R8, (AX)
+	MOVQ    R9, 8(AX)
+	JMP     small512ho_store
+
+small512ho_verify:
+	XORQ (AX), R8
+	XORQ 8(AX), R9
+	ORQ  R8, R9
+	MOVQ $0x00000000, BX
+	JNZ  small512ho_done
+
+small512ho_store:
+	VMOVDQU8 Z6, K1, (DI)
+	MOVQ     $0x00000001, BX
+
+small512ho_done:
+	MOVQ BX, ok+120(FP)
+
+	// Clear s from the frame.
+	XORL AX, AX
+	MOVQ AX, (SP)
+	MOVQ AX, 8(SP)
+
+	// Clear the scalar block's words in the frame (key material).
+	XORL AX, AX
+	MOVQ AX, 328(SP)
+	MOVQ AX, 336(SP)
+	MOVQ AX, 344(SP)
+
+	// Clear the parked MAC state (r is key material).
+	XORL  AX, AX
+	MOVQ  AX, 368(SP)
+	MOVQ  AX, 376(SP)
+	MOVQ  AX, 384(SP)
+	MOVQ  AX, 392(SP)
+	MOVQ  AX, 400(SP)
+	MOVQ  AX, 408(SP)
+	MOVQ  AX, 424(SP)
+	MOVQ  AX, 432(SP)
+	MOVQ  AX, 440(SP)
+	MOVQ  AX, 448(SP)
+	MOVQ  AX, 456(SP)
+	MOVQ  AX, 464(SP)
+	MOVQ  AX, 472(SP)
+	MOVQ  AX, 480(SP)
+	MOVQ  AX, 488(SP)
+	MOVQ  AX, 496(SP)
+	MOVQ  AX, 504(SP)
+	MOVQ  AX, 512(SP)
+	MOVQ  AX, 520(SP)
+	MOVQ  AX, 528(SP)
+	MOVQ  AX, 536(SP)
+	MOVQ  AX, 544(SP)
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VPXOR Y9, Y9, Y9
+	VPXOR Y10, Y10, Y10
+	VPXOR Y11, Y11, Y11
+	VPXOR Y12, Y12, Y12
+	VPXOR Y13, Y13, Y13
+	VPXOR Y14, Y14, Y14
+	VPXOR Y15, Y15, Y15
+	VZEROUPPER
+	RET
+
 // func aeadSmallAVX2(key *[32]byte, nonce []byte, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)
 // Requires: AVX, AVX2, BMI2, CMOV
 TEXT ·aeadSmallAVX2(SB), $480-128
@@ -5082,6 +6256,1373 @@ small2kf_done:
 	MOVQ  AX, 136(SP)
 	MOVQ  AX, 144(SP)
 	MOVQ  AX, 152(SP)
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VPXOR Y9, Y9, Y9
+	VPXOR Y10, Y10, Y10
+	VPXOR Y11, Y11, Y11
+	VPXOR Y12, Y12, Y12
+	VPXOR Y13, Y13, Y13
+	VPXOR Y14, Y14, Y14
+	VPXOR Y15, Y15, Y15
+	VZEROUPPER
+	RET
+
+// func aeadSmallHandoffAVX2(key *[32]byte, nonce []byte, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)
+// Requires: AVX, AVX2, BMI2, CMOV
+TEXT ·aeadSmallHandoffAVX2(SB), $504-128
+	// Zero blk and mac[0:64]; copy src to blk and ad to mac (smallBufs).
+	VPXOR   Y15, Y15, Y15
+	VMOVDQU Y15, 296(SP)
+	VMOVDQU Y15, 328(SP)
+	VMOVDQU Y15, 360(SP)
+	VMOVDQU Y15, 392(SP)
+	MOVQ    src_base+56(FP), SI
+	MOVQ    src_len+64(FP), CX
+	LEAQ    296(SP), DI
+	CMPQ    CX, $0x20
+	JB      small2ho_copyin16
+
+small2ho_copyin32:
+	VMOVDQU -32(SI)(CX*1), Y15
+	VMOVDQU Y15, -32(DI)(CX*1)
+	SUBQ    $0x20, CX
+	CMPQ    CX, $0x20
+	JA      small2ho_copyin32
+	VMOVDQU (SI), Y15
+	VMOVDQU Y15, (DI)
+	JMP     small2ho_copyindone
+
+small2ho_copyin16:
+	CMPQ    CX, $0x10
+	JB      small2ho_copyin8
+	VMOVDQU (SI), X15
+	VMOVDQU X15, (DI)
+	VMOVDQU -16(SI)(CX*1), X15
+	VMOVDQU X15, -16(DI)(CX*1)
+	JMP     small2ho_copyindone
+
+small2ho_copyin8:
+	CMPQ CX, $0x08
+	JB   small2ho_copyin4
+	MOVQ (SI), AX
+	MOVQ AX, (DI)
+	MOVQ -8(SI)(CX*1), AX
+	MOVQ AX, -8(DI)(CX*1)
+	JMP  small2ho_copyindone
+
+small2ho_copyin4:
+	CMPQ CX, $0x04
+	JB   small2ho_copyin1
+	MOVL (SI), AX
+	MOVL AX, (DI)
+	MOVL -4(SI)(CX*1), AX
+	MOVL AX, -4(DI)(CX*1)
+	JMP  small2ho_copyindone
+
+small2ho_copyin1:
+	TESTQ   CX, CX
+	JZ      small2ho_copyindone
+	MOVBLZX (SI), AX
+	MOVB    AL, (DI)
+	MOVBLZX -1(SI)(CX*1), AX
+	MOVB    AL, -1(DI)(CX*1)
+	CMPQ    CX, $0x03
+	JB      small2ho_copyindone
+	MOVBLZX 1(SI), AX
+	MOVB    AL, 1(DI)
+
+small2ho_copyindone:
+	MOVQ ad_base+80(FP), SI
+	MOVQ ad_len+88(FP), CX
+	LEAQ 360(SP), DI
+	CMPQ CX, $0x20
+	JB   small2ho_copyad16
+
+small2ho_copyad32:
+	VMOVDQU -32(SI)(CX*1), Y15
+	VMOVDQU Y15, -32(DI)(CX*1)
+	SUBQ    $0x20, CX
+	CMPQ    CX, $0x20
+	JA      small2ho_copyad32
+	VMOVDQU (SI), Y15
+	VMOVDQU Y15, (DI)
+	JMP     small2ho_copyaddone
+
+small2ho_copyad16:
+	CMPQ    CX, $0x10
+	JB      small2ho_copyad8
+	VMOVDQU (SI), X15
+	VMOVDQU X15, (DI)
+	VMOVDQU -16(SI)(CX*1), X15
+	VMOVDQU X15, -16(DI)(CX*1)
+	JMP     small2ho_copyaddone
+
+small2ho_copyad8:
+	CMPQ CX, $0x08
+	JB   small2ho_copyad4
+	MOVQ (SI), AX
+	MOVQ AX, (DI)
+	MOVQ -8(SI)(CX*1), AX
+	MOVQ AX, -8(DI)(CX*1)
+	JMP  small2ho_copyaddone
+
+small2ho_copyad4:
+	CMPQ CX, $0x04
+	JB   small2ho_copyad1
+	MOVL (SI), AX
+	MOVL AX, (DI)
+	MOVL -4(SI)(CX*1), AX
+	MOVL AX, -4(DI)(CX*1)
+	JMP  small2ho_copyaddone
+
+small2ho_copyad1:
+	TESTQ   CX, CX
+	JZ      small2ho_copyaddone
+	MOVBLZX (SI), AX
+	MOVB    AL, (DI)
+	MOVBLZX -1(SI)(CX*1), AX
+	MOVB    AL, -1(DI)(CX*1)
+	CMPQ    CX, $0x03
+	JB      small2ho_copyaddone
+	MOVBLZX 1(SI), AX
+	MOVB    AL, 1(DI)
+
+small2ho_copyaddone:
+	MOVQ key+0(FP), AX
+	MOVQ nonce_base+8(FP), BX
+	MOVQ src_len+64(FP), CX
+
+	// Blocks 0 and 1 (set 0), row layout; the last row is the counter and
+	// the nonce's 12 bytes. Block 0 also in general-purpose registers.
+	VBROADCASTI128 sigma<>+0(SB), Y8
+	VBROADCASTI128 (AX), Y9
+	VBROADCASTI128 16(AX), Y10
+	MOVQ           nonce_len+16(FP), DX
+	CMPQ           DX, $0x18
+	JEQ            small2ho_x
+	VMOVQ          (BX), X11
+	VPINSRD        $0x02, 8(BX), X11, X11
+	VPSLLDQ        $0x04, X11, X11
+	JMP            small2ho_row3
+
+	// XChaCha20: HChaCha20 (20 rounds, no feed-forward) of key and nonce[0:16];
+	// rows 0 and 3 are the subkey, nonce[16:24] the end of the last row.
+small2ho_x:
+	VBROADCASTI128 (BX), Y11
+	VMOVDQA        Y8, Y0
+	VMOVDQA        Y9, Y1
+	VMOVDQA        Y10, Y2
+	VMOVDQA        Y11, Y3
+	MOVL           $0x0000000a, R13
+
+small2ho_hrounds:
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x0c, Y1, Y13
+	VPSRLD  $0x14, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x07, Y1, Y13
+	VPSRLD  $0x19, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x0c, Y1, Y13
+	VPSRLD  $0x14, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x07, Y1, Y13
+	VPSRLD  $0x19, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	DECL    R13
+	JNZ     small2ho_hrounds
+	VMOVDQA Y0, Y9
+	VMOVDQA Y3, Y10
+	VMOVQ   16(BX), X11
+	VPSLLDQ $0x08, X11, X11
+
+small2ho_row3:
+	VINSERTI128 $0x01, X11, Y11, Y11
+	VPADDD      rowLanes<>+0(SB), Y11, Y11
+	MOVQ        ad_len+88(FP), DX
+	LEAQ        360(SP), R14
+
+	// The MAC input ready before the rounds: ad's pa/16 blocks (pa = len(ad)
+	// rounded up to 16); for Open also the ciphertext at buf[pa:] and the
+	// lengths, every block.
+	LEAQ    15(DX), AX
+	ANDQ    $-16, AX
+	MOVQ    AX, R15
+	SHRQ    $0x04, R15
+	MOVQ    open+112(FP), BX
+	TESTQ   BX, BX
+	JZ      small2ho_early
+	VMOVDQU 296(SP), Y14
+	VMOVDQU 328(SP), Y15
+	VMOVDQU Y14, (R14)(AX*1)
+	VMOVDQU Y15, 32(R14)(AX*1)
+	LEAQ    15(CX), BX
+	ANDQ    $-16, BX
+	ADDQ    AX, BX
+	MOVQ    DX, (R14)(BX*1)
+	MOVQ    CX, 8(R14)(BX*1)
+	LEAQ    16(BX), R15
+	SHRQ    $0x04, R15
+
+small2ho_early:
+	MOVQ R15, 104(SP)
+
+	// Scalar block 0: words 4-11 from key (RAX), 13-15 from the nonce (RBX,
+	// last), 12 = 0; words 10 and 11 start in the frame.
+	MOVQ key+0(FP), AX
+	MOVQ nonce_base+8(FP), BX
+	MOVL 24(AX), R8
+	MOVL R8, 80(SP)
+	MOVL 28(AX), R8
+	MOVL R8, 84(SP)
+	MOVL (AX), R12
+	MOVL 4(AX), R13
+	MOVL 8(AX), R14
+	MOVL 12(AX), R15
+	MOVL 16(AX), SI
+	MOVL 20(AX), DI
+	MOVL 8(BX), DX
+	MOVL 4(BX), CX
+	MOVL (BX), BX
+	XORL AX, AX
+	MOVL $0x61707865, R8
+	MOVL $0x3320646e, R9
+	MOVL $0x79622d32, R10
+	MOVL $0x6b206574, R11
+
+	// Five double rounds of the row set, each with two of the scalar block 0.
+	VMOVDQA Y8, Y0
+	VMOVDQA Y9, Y1
+	VMOVDQA Y10, Y2
+	VMOVDQA Y11, Y3
+	MOVQ    $0x00000005, 32(SP)
+
+small2ho_rounds:
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x0c, Y1, Y13
+	VPSRLD  $0x14, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x07, Y1, Y13
+	VPSRLD  $0x19, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x0c, Y1, Y13
+	VPSRLD  $0x14, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x07, Y1, Y13
+	VPSRLD  $0x19, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	ADDL    R12, R8
+	ADDL    R13, R9
+	XORL    R8, AX
+	XORL    R9, BX
+	ROLL    $0x10, AX
+	ROLL    $0x10, BX
+	ADDL    AX, SI
+	ADDL    BX, DI
+	XORL    SI, R12
+	XORL    DI, R13
+	ROLL    $0x0c, R12
+	ROLL    $0x0c, R13
+	ADDL    R12, R8
+	ADDL    R13, R9
+	XORL    R8, AX
+	XORL    R9, BX
+	ROLL    $0x08, AX
+	ROLL    $0x08, BX
+	ADDL    AX, SI
+	ADDL    BX, DI
+	XORL    SI, R12
+	XORL    DI, R13
+	ROLL    $0x07, R12
+	ROLL    $0x07, R13
+	MOVL    SI, 72(SP)
+	MOVL    DI, 76(SP)
+	MOVL    80(SP), SI
+	MOVL    84(SP), DI
+	ADDL    R14, R10
+	ADDL    R15, R11
+	XORL    R10, CX
+	XORL    R11, DX
+	ROLL    $0x10, CX
+	ROLL    $0x10, DX
+	ADDL    CX, SI
+	ADDL    DX, DI
+	XORL    SI, R14
+	XORL    DI, R15
+	ROLL    $0x0c, R14
+	ROLL    $0x0c, R15
+	ADDL    R14, R10
+	ADDL    R15, R11
+	XORL    R10, CX
+	XORL    R11, DX
+	ROLL    $0x08, CX
+	ROLL    $0x08, DX
+	ADDL    CX, SI
+	ADDL    DX, DI
+	XORL    SI, R14
+	XORL    DI, R15
+	ROLL    $0x07, R14
+	ROLL    $0x07, R15
+	ADDL    R13, R8
+	ADDL    R14, R9
+	XORL    R8, DX
+	XORL    R9, AX
+	ROLL    $0x10, DX
+	ROLL    $0x10, AX
+	ADDL    DX, SI
+	ADDL    AX, DI
+	XORL    SI, R13
+	XORL    DI, R14
+	ROLL    $0x0c, R13
+	ROLL    $0x0c, R14
+	ADDL    R13, R8
+	ADDL    R14, R9
+	XORL    R8, DX
+	XORL    R9, AX
+	ROLL    $0x08, DX
+	ROLL    $0x08, AX
+	ADDL    DX, SI
+	ADDL    AX, DI
+	XORL    SI, R13
+	XORL    DI, R14
+	ROLL    $0x07, R13
+	ROLL    $0x07, R14
+	MOVL    SI, 80(SP)
+	MOVL    DI, 84(SP)
+	MOVL    72(SP), SI
+	MOVL    76(SP), DI
+	ADDL    R15, R10
+	ADDL    R12, R11
+	XORL    R10, BX
+	XORL    R11, CX
+	ROLL    $0x10, BX
+	ROLL    $0x10, CX
+	ADDL    BX, SI
+	ADDL    CX, DI
+	XORL    SI, R15
+	XORL    DI, R12
+	ROLL    $0x0c, R15
+	ROLL    $0x0c, R12
+	ADDL    R15, R10
+	ADDL    R12, R11
+	XORL    R10, BX
+	XORL    R11, CX
+	ROLL    $0x08, BX
+	ROLL    $0x08, CX
+	ADDL    BX, SI
+	ADDL    CX, DI
+	XORL    SI, R15
+	XORL    DI, R12
+	ROLL    $0x07, R15
+	ROLL    $0x07, R12
+	ADDL    R12, R8
+	ADDL    R13, R9
+	XORL    R8, AX
+	XORL    R9, BX
+	ROLL    $0x10, AX
+	ROLL    $0x10, BX
+	ADDL    AX, SI
+	ADDL    BX, DI
+	XORL    SI, R12
+	XORL    DI, R13
+	ROLL    $0x0c, R12
+	ROLL    $0x0c, R13
+	ADDL    R12, R8
+	ADDL    R13, R9
+	XORL    R8, AX
+	XORL    R9, BX
+	ROLL    $0x08, AX
+	ROLL    $0x08, BX
+	ADDL    AX, SI
+	ADDL    BX, DI
+	XORL    SI, R12
+	XORL    DI, R13
+	ROLL    $0x07, R12
+	ROLL    $0x07, R13
+	MOVL    SI, 72(SP)
+	MOVL    DI, 76(SP)
+	MOVL    80(SP), SI
+	MOVL    84(SP), DI
+	ADDL    R14, R10
+	ADDL    R15, R11
+	XORL    R10, CX
+	XORL    R11, DX
+	ROLL    $0x10, CX
+	ROLL    $0x10, DX
+	ADDL    CX, SI
+	ADDL    DX, DI
+	XORL    SI, R14
+	XORL    DI, R15
+	ROLL    $0x0c, R14
+	ROLL    $0x0c, R15
+	ADDL    R14, R10
+	ADDL    R15, R11
+	XORL    R10, CX
+	XORL    R11, DX
+	ROLL    $0x08, CX
+	ROLL    $0x08, DX
+	ADDL    CX, SI
+	ADDL    DX, DI
+	XORL    SI, R14
+	XORL    DI, R15
+	ROLL    $0x07, R14
+	ROLL    $0x07, R15
+	ADDL    R13, R8
+	ADDL    R14, R9
+	XORL    R8, DX
+	XORL    R9, AX
+	ROLL    $0x10, DX
+	ROLL    $0x10, AX
+	ADDL    DX, SI
+	ADDL    AX, DI
+	XORL    SI, R13
+	XORL    DI, R14
+	ROLL    $0x0c, R13
+	ROLL    $0x0c, R14
+	ADDL    R13, R8
+	ADDL    R14, R9
+	XORL    R8, DX
+	XORL    R9, AX
+	ROLL    $0x08, DX
+	ROLL    $0x08, AX
+	ADDL    DX, SI
+	ADDL    AX, DI
+	XORL    SI, R13
+	XORL    DI, R14
+	ROLL    $0x07, R13
+	ROLL    $0x07, R14
+	MOVL    SI, 80(SP)
+	MOVL    DI, 84(SP)
+	MOVL    72(SP), SI
+	MOVL    76(SP), DI
+	ADDL    R15, R10
+	ADDL    R12, R11
+	XORL    R10, BX
+	XORL    R11, CX
+	ROLL    $0x10, BX
+	ROLL    $0x10, CX
+	ADDL    BX, SI
+	ADDL    CX, DI
+	XORL    SI, R15
+	XORL    DI, R12
+	ROLL    $0x0c, R15
+	ROLL    $0x0c, R12
+	ADDL    R15, R10
+	ADDL    R12, R11
+	XORL    R10, BX
+	XORL    R11, CX
+	ROLL    $0x08, BX
+	ROLL    $0x08, CX
+	ADDL    BX, SI
+	ADDL    CX, DI
+	XORL    SI, R15
+	XORL    DI, R12
+	ROLL    $0x07, R15
+	ROLL    $0x07, R12
+	DECQ    32(SP)
+	JNZ     small2ho_rounds
+
+	// r and s from the scalar words 0-7 plus the input: r = words 0-3,
+	// clamped, in R8 (r0) and R9 (r1); s = words 4-7 to the frame.
+	MOVQ key+0(FP), AX
+	ADDL $0x61707865, R8
+	ADDL $0x3320646e, R9
+	ADDL $0x79622d32, R10
+	ADDL $0x6b206574, R11
+	ADDL (AX), R12
+	MOVL R12, 16(SP)
+	ADDL 4(AX), R13
+	MOVL R13, 20(SP)
+	ADDL 8(AX), R14
+	MOVL R14, 24(SP)
+	ADDL 12(AX), R15
+	MOVL R15, 28(SP)
+	SHLQ $0x20, R9
+	ORQ  R9, R8
+	MOVL R10, R9
+	SHLQ $0x20, R11
+	ORQ  R11, R9
+	MOVQ $0x0ffffffc0fffffff, AX
+	ANDQ AX, R8
+	MOVQ $0x0ffffffc0ffffffc, AX
+	ANDQ AX, R9
+
+	// Double round 6 of the row set; the MAC of the blocks ready meanwhile.
+	MOVL $0x00000001, R13
+
+small2ho_rounds2:
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x0c, Y1, Y13
+	VPSRLD  $0x14, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x07, Y1, Y13
+	VPSRLD  $0x19, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x0c, Y1, Y13
+	VPSRLD  $0x14, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x07, Y1, Y13
+	VPSRLD  $0x19, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	DECL    R13
+	JNZ     small2ho_rounds2
+	MOVQ    R8, R13
+	MOVQ    R9, SI
+	MOVQ    R9, CX
+	SHRQ    $0x02, CX
+	ADDQ    R9, CX
+	XORL    R8, R8
+	XORL    R9, R9
+	XORL    R12, R12
+	LEAQ    360(SP), R14
+	MOVQ    104(SP), R15
+
+small2ho_early_mac:
+	TESTQ R15, R15
+	JZ    small2ho_early_mac_done
+	ADDQ  (R14), R8
+	ADCQ  8(R14), R9
+	ADCQ  $0x01, R12
+	MOVQ  R8, DX
+	MULXQ R13, AX, BX
+	MULXQ SI, R8, R10
+	MOVQ  R9, DX
+	MULXQ CX, R11, R9
+	ADDQ  R11, AX
+	ADCQ  R9, BX
+	MULXQ R13, R11, R9
+	ADDQ  R11, R8
+	ADCQ  R9, R10
+	MOVQ  R12, R11
+	IMULQ CX, R11
+	IMULQ R13, R12
+	ADDQ  R11, R8
+	ADCQ  $0x00, R10
+	ADDQ  BX, R8
+	ADCQ  R12, R10
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R10, R12
+	SHRQ  $0x02, R10
+	ANDQ  $0x03, R12
+	LEAQ  (R10)(R10*4), R10
+	ADDQ  R10, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R12
+	ADDQ  $0x10, R14
+	DECQ  R15
+	JMP   small2ho_early_mac
+
+small2ho_early_mac_done:
+	MOVQ R8, 112(SP)
+	MOVQ R9, 120(SP)
+	MOVQ R12, 128(SP)
+	MOVQ R13, 136(SP)
+	MOVQ SI, 144(SP)
+	MOVQ CX, 152(SP)
+	MOVQ R14, 160(SP)
+
+	// Block 1 (the high lanes of the rows) to the scalar registers: words
+	// 10 and 11 to the frame, 8 and 9 to SI and DI, the rest as scalarReg.
+	VMOVDQU Y0, 168(SP)
+	VMOVDQU Y1, 200(SP)
+	VMOVDQU Y2, 232(SP)
+	VMOVDQU Y3, 264(SP)
+	MOVL    256(SP), AX
+	MOVL    AX, 80(SP)
+	MOVL    260(SP), AX
+	MOVL    AX, 84(SP)
+	MOVL    184(SP), R8
+	MOVL    188(SP), R9
+	MOVL    192(SP), R10
+	MOVL    196(SP), R11
+	MOVL    216(SP), R12
+	MOVL    220(SP), R13
+	MOVL    224(SP), R14
+	MOVL    228(SP), R15
+	MOVL    248(SP), SI
+	MOVL    252(SP), DI
+	MOVL    280(SP), AX
+	MOVL    284(SP), BX
+	MOVL    288(SP), CX
+	MOVL    292(SP), DX
+
+	// Its last four double rounds.
+	ADDL R12, R8
+	ADDL R13, R9
+	XORL R8, AX
+	XORL R9, BX
+	ROLL $0x10, AX
+	ROLL $0x10, BX
+	ADDL AX, SI
+	ADDL BX, DI
+	XORL SI, R12
+	XORL DI, R13
+	ROLL $0x0c, R12
+	ROLL $0x0c, R13
+	ADDL R12, R8
+	ADDL R13, R9
+	XORL R8, AX
+	XORL R9, BX
+	ROLL $0x08, AX
+	ROLL $0x08, BX
+	ADDL AX, SI
+	ADDL BX, DI
+	XORL SI, R12
+	XORL DI, R13
+	ROLL $0x07, R12
+	ROLL $0x07, R13
+	MOVL SI, 72(SP)
+	MOVL DI, 76(SP)
+	MOVL 80(SP), SI
+	MOVL 84(SP), DI
+	ADDL R14, R10
+	ADDL R15, R11
+	XORL R10, CX
+	XORL R11, DX
+	ROLL $0x10, CX
+	ROLL $0x10, DX
+	ADDL CX, SI
+	ADDL DX, DI
+	XORL SI, R14
+	XORL DI, R15
+	ROLL $0x0c, R14
+	ROLL $0x0c, R15
+	ADDL R14, R10
+	ADDL R15, R11
+	XORL R10, CX
+	XORL R11, DX
+	ROLL $0x08, CX
+	ROLL $0x08, DX
+	ADDL CX, SI
+	ADDL DX, DI
+	XORL SI, R14
+	XORL DI, R15
+	ROLL $0x07, R14
+	ROLL $0x07, R15
+	ADDL R13, R8
+	ADDL R14, R9
+	XORL R8, DX
+	XORL R9, AX
+	ROLL $0x10, DX
+	ROLL $0x10, AX
+	ADDL DX, SI
+	ADDL AX, DI
+	XORL SI, R13
+	XORL DI, R14
+	ROLL $0x0c, R13
+	ROLL $0x0c, R14
+	ADDL R13, R8
+	ADDL R14, R9
+	XORL R8, DX
+	XORL R9, AX
+	ROLL $0x08, DX
+	ROLL $0x08, AX
+	ADDL DX, SI
+	ADDL AX, DI
+	XORL SI, R13
+	XORL DI, R14
+	ROLL $0x07, R13
+	ROLL $0x07, R14
+	MOVL SI, 80(SP)
+	MOVL DI, 84(SP)
+	MOVL 72(SP), SI
+	MOVL 76(SP), DI
+	ADDL R15, R10
+	ADDL R12, R11
+	XORL R10, BX
+	XORL R11, CX
+	ROLL $0x10, BX
+	ROLL $0x10, CX
+	ADDL BX, SI
+	ADDL CX, DI
+	XORL SI, R15
+	XORL DI, R12
+	ROLL $0x0c, R15
+	ROLL $0x0c, R12
+	ADDL R15, R10
+	ADDL R12, R11
+	XORL R10, BX
+	XORL R11, CX
+	ROLL $0x08, BX
+	ROLL $0x08, CX
+	ADDL BX, SI
+	ADDL CX, DI
+	XORL SI, R15
+	XORL DI, R12
+	ROLL $0x07, R15
+	ROLL $0x07, R12
+	ADDL R12, R8
+	ADDL R13, R9
+	XORL R8, AX
+	XORL R9, BX
+	ROLL $0x10, AX
+	ROLL $0x10, BX
+	ADDL AX, SI
+	ADDL BX, DI
+	XORL SI, R12
+	XORL DI, R13
+	ROLL $0x0c, R12
+	ROLL $0x0c, R13
+	ADDL R12, R8
+	ADDL R13, R9
+	XORL R8, AX
+	XORL R9, BX
+	ROLL $0x08, AX
+	ROLL $0x08, BX
+	ADDL AX, SI
+	ADDL BX, DI
+	XORL SI, R12
+	XORL DI, R13
+	ROLL $0x07, R12
+	ROLL $0x07, R13
+	MOVL SI, 72(SP)
+	MOVL DI, 76(SP)
+	MOVL 80(SP), SI
+	MOVL 84(SP), DI
+	ADDL R14, R10
+	ADDL R15, R11
+	XORL R10, CX
+	XORL R11, DX
+	ROLL $0x10, CX
+	ROLL $0x10, DX
+	ADDL CX, SI
+	ADDL DX, DI
+	XORL SI, R14
+	XORL DI, R15
+	ROLL $0x0c, R14
+	ROLL $0x0c, R15
+	ADDL R14, R10
+	ADDL R15, R11
+	XORL R10, CX
+	XORL R11, DX
+	ROLL $0x08, CX
+	ROLL $0x08, DX
+	ADDL CX, SI
+	ADDL DX, DI
+	XORL SI, R14
+	XORL DI, R15
+	ROLL $0x07, R14
+	ROLL $0x07, R15
+	ADDL R13, R8
+	ADDL R14, R9
+	XORL R8, DX
+	XORL R9, AX
+	ROLL $0x10, DX
+	ROLL $0x10, AX
+	ADDL DX, SI
+	ADDL AX, DI
+	XORL SI, R13
+	XORL DI, R14
+	ROLL $0x0c, R13
+	ROLL $0x0c, R14
+	ADDL R13, R8
+	ADDL R14, R9
+	XORL R8, DX
+	XORL R9, AX
+	ROLL $0x08, DX
+	ROLL $0x08, AX
+	ADDL DX, SI
+	ADDL AX, DI
+	XORL SI, R13
+	XORL DI, R14
+	ROLL $0x07, R13
+	ROLL $0x07, R14
+	MOVL SI, 80(SP)
+	MOVL DI, 84(SP)
+	MOVL 72(SP), SI
+	MOVL 76(SP), DI
+	ADDL R15, R10
+	ADDL R12, R11
+	XORL R10, BX
+	XORL R11, CX
+	ROLL $0x10, BX
+	ROLL $0x10, CX
+	ADDL BX, SI
+	ADDL CX, DI
+	XORL SI, R15
+	XORL DI, R12
+	ROLL $0x0c, R15
+	ROLL $0x0c, R12
+	ADDL R15, R10
+	ADDL R12, R11
+	XORL R10, BX
+	XORL R11, CX
+	ROLL $0x08, BX
+	ROLL $0x08, CX
+	ADDL BX, SI
+	ADDL CX, DI
+	XORL SI, R15
+	XORL DI, R12
+	ROLL $0x07, R15
+	ROLL $0x07, R12
+	ADDL R12, R8
+	ADDL R13, R9
+	XORL R8, AX
+	XORL R9, BX
+	ROLL $0x10, AX
+	ROLL $0x10, BX
+	ADDL AX, SI
+	ADDL BX, DI
+	XORL SI, R12
+	XORL DI, R13
+	ROLL $0x0c, R12
+	ROLL $0x0c, R13
+	ADDL R12, R8
+	ADDL R13, R9
+	XORL R8, AX
+	XORL R9, BX
+	ROLL $0x08, AX
+	ROLL $0x08, BX
+	ADDL AX, SI
+	ADDL BX, DI
+	XORL SI, R12
+	XORL DI, R13
+	ROLL $0x07, R12
+	ROLL $0x07, R13
+	MOVL SI, 72(SP)
+	MOVL DI, 76(SP)
+	MOVL 80(SP), SI
+	MOVL 84(SP), DI
+	ADDL R14, R10
+	ADDL R15, R11
+	XORL R10, CX
+	XORL R11, DX
+	ROLL $0x10, CX
+	ROLL $0x10, DX
+	ADDL CX, SI
+	ADDL DX, DI
+	XORL SI, R14
+	XORL DI, R15
+	ROLL $0x0c, R14
+	ROLL $0x0c, R15
+	ADDL R14, R10
+	ADDL R15, R11
+	XORL R10, CX
+	XORL R11, DX
+	ROLL $0x08, CX
+	ROLL $0x08, DX
+	ADDL CX, SI
+	ADDL DX, DI
+	XORL SI, R14
+	XORL DI, R15
+	ROLL $0x07, R14
+	ROLL $0x07, R15
+	ADDL R13, R8
+	ADDL R14, R9
+	XORL R8, DX
+	XORL R9, AX
+	ROLL $0x10, DX
+	ROLL $0x10, AX
+	ADDL DX, SI
+	ADDL AX, DI
+	XORL SI, R13
+	XORL DI, R14
+	ROLL $0x0c, R13
+	ROLL $0x0c, R14
+	ADDL R13, R8
+	ADDL R14, R9
+	XORL R8, DX
+	XORL R9, AX
+	ROLL $0x08, DX
+	ROLL $0x08, AX
+	ADDL DX, SI
+	ADDL AX, DI
+	XORL SI, R13
+	XORL DI, R14
+	ROLL $0x07, R13
+	ROLL $0x07, R14
+	MOVL SI, 80(SP)
+	MOVL DI, 84(SP)
+	MOVL 72(SP), SI
+	MOVL 76(SP), DI
+	ADDL R15, R10
+	ADDL R12, R11
+	XORL R10, BX
+	XORL R11, CX
+	ROLL $0x10, BX
+	ROLL $0x10, CX
+	ADDL BX, SI
+	ADDL CX, DI
+	XORL SI, R15
+	XORL DI, R12
+	ROLL $0x0c, R15
+	ROLL $0x0c, R12
+	ADDL R15, R10
+	ADDL R12, R11
+	XORL R10, BX
+	XORL R11, CX
+	ROLL $0x08, BX
+	ROLL $0x08, CX
+	ADDL BX, SI
+	ADDL CX, DI
+	XORL SI, R15
+	XORL DI, R12
+	ROLL $0x07, R15
+	ROLL $0x07, R12
+	ADDL R12, R8
+	ADDL R13, R9
+	XORL R8, AX
+	XORL R9, BX
+	ROLL $0x10, AX
+	ROLL $0x10, BX
+	ADDL AX, SI
+	ADDL BX, DI
+	XORL SI, R12
+	XORL DI, R13
+	ROLL $0x0c, R12
+	ROLL $0x0c, R13
+	ADDL R12, R8
+	ADDL R13, R9
+	XORL R8, AX
+	XORL R9, BX
+	ROLL $0x08, AX
+	ROLL $0x08, BX
+	ADDL AX, SI
+	ADDL BX, DI
+	XORL SI, R12
+	XORL DI, R13
+	ROLL $0x07, R12
+	ROLL $0x07, R13
+	MOVL SI, 72(SP)
+	MOVL DI, 76(SP)
+	MOVL 80(SP), SI
+	MOVL 84(SP), DI
+	ADDL R14, R10
+	ADDL R15, R11
+	XORL R10, CX
+	XORL R11, DX
+	ROLL $0x10, CX
+	ROLL $0x10, DX
+	ADDL CX, SI
+	ADDL DX, DI
+	XORL SI, R14
+	XORL DI, R15
+	ROLL $0x0c, R14
+	ROLL $0x0c, R15
+	ADDL R14, R10
+	ADDL R15, R11
+	XORL R10, CX
+	XORL R11, DX
+	ROLL $0x08, CX
+	ROLL $0x08, DX
+	ADDL CX, SI
+	ADDL DX, DI
+	XORL SI, R14
+	XORL DI, R15
+	ROLL $0x07, R14
+	ROLL $0x07, R15
+	ADDL R13, R8
+	ADDL R14, R9
+	XORL R8, DX
+	XORL R9, AX
+	ROLL $0x10, DX
+	ROLL $0x10, AX
+	ADDL DX, SI
+	ADDL AX, DI
+	XORL SI, R13
+	XORL DI, R14
+	ROLL $0x0c, R13
+	ROLL $0x0c, R14
+	ADDL R13, R8
+	ADDL R14, R9
+	XORL R8, DX
+	XORL R9, AX
+	ROLL $0x08, DX
+	ROLL $0x08, AX
+	ADDL DX, SI
+	ADDL AX, DI
+	XORL SI, R13
+	XORL DI, R14
+	ROLL $0x07, R13
+	ROLL $0x07, R14
+	MOVL SI, 80(SP)
+	MOVL DI, 84(SP)
+	MOVL 72(SP), SI
+	MOVL 76(SP), DI
+	ADDL R15, R10
+	ADDL R12, R11
+	XORL R10, BX
+	XORL R11, CX
+	ROLL $0x10, BX
+	ROLL $0x10, CX
+	ADDL BX, SI
+	ADDL CX, DI
+	XORL SI, R15
+	XORL DI, R12
+	ROLL $0x0c, R15
+	ROLL $0x0c, R12
+	ADDL R15, R10
+	ADDL R12, R11
+	XORL R10, BX
+	XORL R11, CX
+	ROLL $0x08, BX
+	ROLL $0x08, CX
+	ADDL BX, SI
+	ADDL CX, DI
+	XORL SI, R15
+	XORL DI, R12
+	ROLL $0x07, R15
+	ROLL $0x07, R12
+
+	// Add the input (block 1: counter 1) and pair the words into qwords:
+	// R8, R10, R12, R14, SI, R13, AX, CX hold qwords 0-7.
+	ADDL $0x61707865, R8
+	ADDL $0x3320646e, R9
+	ADDL $0x79622d32, R10
+	ADDL $0x6b206574, R11
+	SHLQ $0x20, R9
+	ORQ  R9, R8
+	SHLQ $0x20, R11
+	ORQ  R11, R10
+	MOVQ key+0(FP), R9
+	MOVQ nonce_base+8(FP), R11
+	ADDL (R9), R12
+	ADDL 4(R9), R13
+	ADDL 8(R9), R14
+	ADDL 12(R9), R15
+	SHLQ $0x20, R13
+	ORQ  R13, R12
+	SHLQ $0x20, R15
+	ORQ  R15, R14
+	ADDL 16(R9), SI
+	ADDL 20(R9), DI
+	SHLQ $0x20, DI
+	ORQ  DI, SI
+	MOVL 80(SP), R13
+	MOVL 84(SP), R15
+	ADDL 24(R9), R13
+	ADDL 28(R9), R15
+	SHLQ $0x20, R15
+	ORQ  R15, R13
+	INCL AX
+	ADDL (R11), BX
+	ADDL 4(R11), CX
+	ADDL 8(R11), DX
+	SHLQ $0x20, BX
+	ORQ  BX, AX
+	SHLQ $0x20, DX
+	ORQ  DX, CX
+
+	// The qwords into Z4.
+	VMOVQ       R8, X4
+	VPINSRQ     $0x01, R10, X4, X4
+	VMOVQ       R12, X5
+	VPINSRQ     $0x01, R14, X5, X5
+	VMOVQ       SI, X6
+	VPINSRQ     $0x01, R13, X6, X6
+	VMOVQ       AX, X7
+	VPINSRQ     $0x01, CX, X7, X7
+	VINSERTI128 $0x01, X5, Y4, Y8
+	VINSERTI128 $0x01, X7, Y6, Y9
+	MOVQ        src_len+64(FP), CX
+
+	// Keystream blocks 1, 2, 3 in Y8:Y9, Y10:Y11, Y12:Y13 (as many as the
+	// kernel has); each becomes (blk ^ block) & the mask of its bytes of the
+	// message, and the ciphertext (that for Seal, blk for Open) goes to mac[pa:],
+	// pa = adLen rounded up to 16.
+	LEAQ 296(SP), DI
+	LEAQ 360(SP), R14
+	MOVQ ad_len+88(FP), DX
+	MOVQ open+112(FP), BX
+	LEAQ 15(DX), R15
+	ANDQ $-16, R15
+	XORL R10, R10
+	MOVL $0x00000040, R11
+
+	// Block 1: its bytes of the message, min(max(n - 64j, 0), 64), pick the mask.
+	MOVQ    CX, AX
+	CMPQ    AX, $0x40
+	CMOVQGT R11, AX
+	NEGQ    AX
+	LEAQ    64(AX), AX
+	LEAQ    midMask<>+0(SB), SI
+	ADDQ    SI, AX
+	VMOVDQU (DI), Y14
+	VMOVDQU 32(DI), Y15
+	VPXOR   Y14, Y8, Y8
+	VPXOR   Y15, Y9, Y9
+	VPAND   (AX), Y8, Y8
+	VPAND   32(AX), Y9, Y9
+	TESTQ   BX, BX
+	JNZ     small2ho_ct1
+	VMOVDQA Y8, Y14
+	VMOVDQA Y9, Y15
+
+small2ho_ct1:
+	VMOVDQU Y14, (R14)(R15*1)
+	VMOVDQU Y15, 32(R14)(R15*1)
+	MOVQ    R15, AX
+	LEAQ    15(CX), BX
+	ANDQ    $-16, BX
+	ADDQ    AX, BX
+	MOVQ    DX, (R14)(BX*1)
+	MOVQ    CX, 8(R14)(BX*1)
+	LEAQ    16(BX), R15
+	SHRQ    $0x04, R15
+
+	// The blocks left: all of them less those absorbed during the rounds.
+	MOVQ 160(SP), AX
+	SUBQ R14, AX
+	SHRQ $0x04, AX
+	SUBQ AX, R15
+	MOVQ 112(SP), R8
+	MOVQ 120(SP), R9
+	MOVQ 128(SP), R12
+	MOVQ 136(SP), R13
+	MOVQ 144(SP), SI
+	MOVQ 152(SP), CX
+	MOVQ 160(SP), R14
+
+small2ho_rest:
+	TESTQ R15, R15
+	JZ    small2ho_rest_done
+	ADDQ  (R14), R8
+	ADCQ  8(R14), R9
+	ADCQ  $0x01, R12
+	MOVQ  R8, DX
+	MULXQ R13, AX, BX
+	MULXQ SI, R8, R10
+	MOVQ  R9, DX
+	MULXQ CX, R11, R9
+	ADDQ  R11, AX
+	ADCQ  R9, BX
+	MULXQ R13, R11, R9
+	ADDQ  R11, R8
+	ADCQ  R9, R10
+	MOVQ  R12, R11
+	IMULQ CX, R11
+	IMULQ R13, R12
+	ADDQ  R11, R8
+	ADCQ  $0x00, R10
+	ADDQ  BX, R8
+	ADCQ  R12, R10
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R10, R12
+	SHRQ  $0x02, R10
+	ANDQ  $0x03, R12
+	LEAQ  (R10)(R10*4), R10
+	ADDQ  R10, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R12
+	ADDQ  $0x10, R14
+	DECQ  R15
+	JMP   small2ho_rest
+
+small2ho_rest_done:
+	// tag = (h mod 2^130-5) + s mod 2^128: h < 2p here, so subtract p once
+	// if that does not borrow (CMOV: no branch on h).
+	MOVQ    R8, AX
+	MOVQ    R9, BX
+	MOVQ    R12, CX
+	SUBQ    $-5, AX
+	SBBQ    $-1, BX
+	SBBQ    $0x03, CX
+	CMOVQCC AX, R8
+	CMOVQCC BX, R9
+	ADDQ    16(SP), R8
+	ADCQ    24(SP), R9
+	MOVQ    tag+104(FP), AX
+	MOVQ    open+112(FP), BX
+	TESTQ   BX, BX
+	JNZ     small2ho_verify
+	MOVQ    R8, (AX)
+	MOVQ    R9, 8(AX)
+	JMP     small2ho_store
+
+small2ho_verify:
+	XORQ (AX), R8
+	XORQ 8(AX), R9
+	ORQ  R8, R9
+	MOVQ $0x00000000, BX
+	JNZ  small2ho_done
+
+small2ho_store:
+	VMOVDQU Y8, (DI)
+	VMOVDQU Y9, 32(DI)
+	MOVQ    dst_base+32(FP), DI
+	MOVQ    src_len+64(FP), CX
+	LEAQ    296(SP), SI
+	CMPQ    CX, $0x20
+	JB      small2ho_copyout16
+
+small2ho_copyout32:
+	VMOVDQU -32(SI)(CX*1), Y15
+	VMOVDQU Y15, -32(DI)(CX*1)
+	SUBQ    $0x20, CX
+	CMPQ    CX, $0x20
+	JA      small2ho_copyout32
+	VMOVDQU (SI), Y15
+	VMOVDQU Y15, (DI)
+	JMP     small2ho_copyoutdone
+
+small2ho_copyout16:
+	CMPQ    CX, $0x10
+	JB      small2ho_copyout8
+	VMOVDQU (SI), X15
+	VMOVDQU X15, (DI)
+	VMOVDQU -16(SI)(CX*1), X15
+	VMOVDQU X15, -16(DI)(CX*1)
+	JMP     small2ho_copyoutdone
+
+small2ho_copyout8:
+	CMPQ CX, $0x08
+	JB   small2ho_copyout4
+	MOVQ (SI), AX
+	MOVQ AX, (DI)
+	MOVQ -8(SI)(CX*1), AX
+	MOVQ AX, -8(DI)(CX*1)
+	JMP  small2ho_copyoutdone
+
+small2ho_copyout4:
+	CMPQ CX, $0x04
+	JB   small2ho_copyout1
+	MOVL (SI), AX
+	MOVL AX, (DI)
+	MOVL -4(SI)(CX*1), AX
+	MOVL AX, -4(DI)(CX*1)
+	JMP  small2ho_copyoutdone
+
+small2ho_copyout1:
+	TESTQ   CX, CX
+	JZ      small2ho_copyoutdone
+	MOVBLZX (SI), AX
+	MOVB    AL, (DI)
+	MOVBLZX -1(SI)(CX*1), AX
+	MOVB    AL, -1(DI)(CX*1)
+	CMPQ    CX, $0x03
+	JB      small2ho_copyoutdone
+	MOVBLZX 1(SI), AX
+	MOVB    AL, 1(DI)
+
+small2ho_copyoutdone:
+	MOVQ $0x00000001, BX
+
+small2ho_done:
+	MOVQ BX, ok+120(FP)
+
+	// Clear s from the frame.
+	XORL    AX, AX
+	MOVQ    AX, 16(SP)
+	MOVQ    AX, 24(SP)
+	VPXOR   Y15, Y15, Y15
+	VMOVDQU Y15, 296(SP)
+	VMOVDQU Y15, 328(SP)
+
+	// Clear the scalar block's words in the frame (key material).
+	XORL AX, AX
+	MOVQ AX, 72(SP)
+	MOVQ AX, 80(SP)
+	MOVQ AX, 88(SP)
+
+	// Clear the parked MAC state (r is key material).
+	XORL  AX, AX
+	MOVQ  AX, 112(SP)
+	MOVQ  AX, 120(SP)
+	MOVQ  AX, 128(SP)
+	MOVQ  AX, 136(SP)
+	MOVQ  AX, 144(SP)
+	MOVQ  AX, 152(SP)
+	MOVQ  AX, 168(SP)
+	MOVQ  AX, 176(SP)
+	MOVQ  AX, 184(SP)
+	MOVQ  AX, 192(SP)
+	MOVQ  AX, 200(SP)
+	MOVQ  AX, 208(SP)
+	MOVQ  AX, 216(SP)
+	MOVQ  AX, 224(SP)
+	MOVQ  AX, 232(SP)
+	MOVQ  AX, 240(SP)
+	MOVQ  AX, 248(SP)
+	MOVQ  AX, 256(SP)
+	MOVQ  AX, 264(SP)
+	MOVQ  AX, 272(SP)
+	MOVQ  AX, 280(SP)
+	MOVQ  AX, 288(SP)
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2

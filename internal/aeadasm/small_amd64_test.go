@@ -151,7 +151,8 @@ func smallKernelMax(k Kernel) int {
 
 var smallKernelName = map[Kernel]string{
 	SmallAVX512: "AVX512", SmallProldAVX512: "ProldAVX512", SmallKeyScalarAVX512: "KeyScalarAVX512", SmallKeyFirstAVX512: "KeyFirstAVX512",
-	SmallAVX2: "AVX2", SmallKeyScalarAVX2: "KeyScalarAVX2", SmallKeyFirstAVX2: "KeyFirstAVX2",
+	SmallHandoffAVX512: "HandoffAVX512", SmallAVX2: "AVX2", SmallKeyScalarAVX2: "KeyScalarAVX2", SmallKeyFirstAVX2: "KeyFirstAVX2",
+	SmallHandoffAVX2: "HandoffAVX2",
 }
 
 func TestSmallAEADAllocs(t *testing.T) {

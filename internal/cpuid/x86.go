@@ -229,8 +229,18 @@ type X86AEAD struct {
 	// chain is the long one (AMD Zen 5 with full-width units, whose simple
 	// vector instructions take two cycles: bench/README.md, "The key block
 	// first"). A Seal's MAC needs the ciphertext, which comes at the end of
-	// the vector chain, so Seals keep their kernels.
+	// the vector chain: for Seals see SealHandoff.
 	OpenKeyFirst bool
+
+	// SealHandoff selects, for a Seal of up to 64 bytes with a 12-byte
+	// nonce, the key-first kernel that also computes the message block's
+	// last four double rounds in general-purpose registers, after the key
+	// block's (aeadasm.SmallHandoffAVX512, and aeadasm.SmallHandoffAVX2
+	// with the AVX2 kernels): the ciphertext, and with it the rest of the
+	// MAC, comes that much earlier where a scalar double round takes about
+	// half the cycles of a vector one (the same Zen 5: bench/README.md,
+	// "The message block's last rounds on the integer units").
+	SealHandoff bool
 
 	// LoopIFMA selects the stitched loop with the MAC in AVX-512 IFMA lanes
 	// (aeadasm.StitchedIFMA) for long messages over the one with the MAC on
@@ -372,7 +382,7 @@ func X86AEADFor(c X86Core) X86AEAD {
 	case AMDZen5:
 		return X86AEAD{SmallMax: 192, SmallMaxAVX2: 448, KeyScalar: true}
 	case AMDZen5Wide:
-		return X86AEAD{SmallMax: 192, SmallMaxAVX2: 448, Prold: true, KeyScalar: true, OpenKeyFirst: true, BatchWide: true}
+		return X86AEAD{SmallMax: 192, SmallMaxAVX2: 448, Prold: true, KeyScalar: true, OpenKeyFirst: true, SealHandoff: true, BatchWide: true}
 	case AMDZen4:
 		return X86AEAD{SmallMax: 448, SmallMaxAVX2: 448, OpenFirstMin: 321, Prold: true, ProldMin: 65}
 	case AMDZen1:
