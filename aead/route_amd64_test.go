@@ -106,6 +106,35 @@ func TestSmallMaxRoutes(t *testing.T) {
 	}
 }
 
+// TestKeyFirstRoute: with the key-first choices on (X86AEAD.OpenKeyFirst
+// and SealHandoff), messages of up to 64 bytes take the key-first kernel
+// for Open and the handoff kernel for Seal, in the AVX-512 form where the
+// AVX-512 small kernels run and else in the AVX2 form; from 65 bytes on,
+// and with the choices off, neither.
+func TestKeyFirstRoute(t *testing.T) {
+	set := aeadasm.Available()
+	if !set.Has(aeadasm.SmallAVX2) {
+		t.Skip("no small kernel on this CPU")
+	}
+	defer func(m, m2 int, p, ks, kf, ho bool) {
+		smallMax, smallMaxAVX2, smallProld, smallKeyScalar, smallKeyFirst, smallHandoff = m, m2, p, ks, kf, ho
+	}(smallMax, smallMaxAVX2, smallProld, smallKeyScalar, smallKeyFirst, smallHandoff)
+	smallMax, smallMaxAVX2, smallProld, smallKeyScalar = aeadasm.SmallMax, aeadasm.SmallAVX2Max, true, true
+	first, handoff := aeadasm.SmallKeyFirstAVX2, aeadasm.SmallHandoffAVX2
+	if set.Has(aeadasm.SmallAVX512) {
+		first, handoff = aeadasm.SmallKeyFirstAVX512, aeadasm.SmallHandoffAVX512
+	}
+	for _, on := range []bool{false, true} {
+		smallKeyFirst, smallHandoff = on, on
+		for n := 0; n <= 96; n++ {
+			open, seal := pick(n, 13, true), pick(n, 13, false)
+			if want := on && n <= 64; (open == first) != want || (seal == handoff) != want {
+				t.Errorf("on %v, n=%d: Open %v, Seal %v (key first %v, handoff %v)", on, n, open, seal, first, handoff)
+			}
+		}
+	}
+}
+
 // TestSmallAVX2Route: the AVX2 small kernels reach further than the
 // AVX-512 ones on most cores (X86AEAD.SmallMaxAVX2), but where the AVX-512
 // ones can run the route never takes them (AMD Zen 4: Seal of 448 bytes

@@ -41,8 +41,13 @@ func cpuDetails() map[string]string {
 	if r.KeyScalar && !(r.Prold && r.ProldMin == 0) {
 		ks = " (up to 64 bytes with the key block in general-purpose registers too)"
 	}
-	if r.OpenKeyFirst {
+	switch {
+	case r.OpenKeyFirst && r.SealHandoff:
+		ks += " (up to 64 bytes the key block first in general-purpose registers: an Open's MAC during the rest of the rounds, a Seal's message block ending its rounds there too)"
+	case r.OpenKeyFirst:
 		ks += " (Opens up to 64 bytes: the key block first in general-purpose registers, the MAC during the rest of the rounds)"
+	case r.SealHandoff:
+		ks += " (Seals up to 64 bytes: the key block first in general-purpose registers, the message block ending its rounds there too)"
 	}
 	if r.SmallMax > aeadasm.SmallMax {
 		ks = fmt.Sprintf(" (from %d bytes: AVX-512, the key block and the message in an 8-lane ymm batch, with IFMA the MAC in IFMA lanes from 257; AVX2, three ymm row sets, four from %d)", aeadasm.SmallMax+1, 5*64+1)
@@ -88,6 +93,9 @@ func cpuDetails() map[string]string {
 		avx2 += " (up to 64 bytes with the key block in general-purpose registers too"
 		if r.OpenKeyFirst {
 			avx2 += ", for Opens first, and the MAC during the rest of the rounds"
+		}
+		if r.SealHandoff {
+			avx2 += ", for Seals first, and the message block's last rounds there too"
 		}
 		avx2 += ")"
 	}
