@@ -91,14 +91,27 @@ func NewUnauthenticatedCipher(key, nonce []byte) (*Cipher, error) {
 	// A wrapper that inlines, as x/crypto's does, so that the Cipher is
 	// allocated by the caller and stays on its stack if it does not escape.
 	c := &Cipher{}
-	return newUnauthenticatedCipher(c, key, nonce)
+	return InitUnauthenticatedCipher(c, key, nonce)
 }
 
-// newUnauthenticatedCipher stays a call so that NewUnauthenticatedCipher is
-// within the inliner's budget.
+// InitUnauthenticatedCipher sets up c, which the caller allocated, as
+// NewUnauthenticatedCipher(key, nonce) would set up a new Cipher, and returns
+// it; with a wrong key or nonce size it returns nil and the same error.
+//
+// It is the second half of NewUnauthenticatedCipher, for functions that wrap
+// it: a wrapper written as
+//
+//	c := &chacha20.Cipher{}
+//	return chacha20.InitUnauthenticatedCipher(c, key, nonce)
+//
+// stays within the compiler's inlining budget, as NewUnauthenticatedCipher
+// does, so a Cipher that does not escape its caller stays on that caller's
+// stack. A wrapper that calls NewUnauthenticatedCipher does not inline, and
+// its Cipher moves to the heap. The golang.org/x/crypto replacement that
+// cmd/chachakit writes is such a wrapper.
 //
 //go:noinline
-func newUnauthenticatedCipher(c *Cipher, key, nonce []byte) (*Cipher, error) {
+func InitUnauthenticatedCipher(c *Cipher, key, nonce []byte) (*Cipher, error) {
 	if len(key) != KeySize {
 		return nil, errors.New("chacha20: wrong key size")
 	}

@@ -1,0 +1,5 @@
+package main
+
+import "errors"
+
+func runOverlay(args []string) error { return errors.New("not written yet") }
