@@ -36,6 +36,7 @@ import (
 	"errors"
 	"unsafe"
 
+	"github.com/chachakit/chachakit/internal/tally"
 	"github.com/chachakit/chachakit/internal/wipe"
 )
 
@@ -213,11 +214,13 @@ func (z *zeroXChaCha20Poly1305) get() *[KeySize]byte {
 // subkey-first one is a speed-up of a few nanoseconds on some cores).
 
 func (z *zeroChaCha20Poly1305) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
+	tally.Seal()
 	sealChecks(nonce, NonceSize, plaintext)
 	return seal(z.get(), nonce, dst, plaintext, additionalData, -1)
 }
 
 func (z *zeroChaCha20Poly1305) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
+	tally.Open()
 	if !openChecks(nonce, NonceSize, ciphertext) {
 		return nil, errOpen
 	}
@@ -225,11 +228,13 @@ func (z *zeroChaCha20Poly1305) Open(dst, nonce, ciphertext, additionalData []byt
 }
 
 func (z *zeroXChaCha20Poly1305) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
+	tally.Seal()
 	sealChecks(nonce, NonceSizeX, plaintext)
 	return seal(z.get(), nonce, dst, plaintext, additionalData, -1)
 }
 
 func (z *zeroXChaCha20Poly1305) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
+	tally.Open()
 	if !openChecks(nonce, NonceSizeX, ciphertext) {
 		return nil, errOpen
 	}
@@ -292,11 +297,13 @@ func (*xchacha20poly1305) NonceSize() int { return NonceSizeX }
 func (*xchacha20poly1305) Overhead() int  { return Overhead }
 
 func (c *chacha20poly1305) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
+	tally.Seal()
 	sealChecks(nonce, NonceSize, plaintext)
 	return seal(c.get(), nonce, dst, plaintext, additionalData, -1)
 }
 
 func (c *chacha20poly1305) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
+	tally.Open()
 	if !openChecks(nonce, NonceSize, ciphertext) {
 		return nil, errOpen
 	}
@@ -304,6 +311,7 @@ func (c *chacha20poly1305) Open(dst, nonce, ciphertext, additionalData []byte) (
 }
 
 func (x *xchacha20poly1305) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
+	tally.Seal()
 	sealChecks(nonce, NonceSizeX, plaintext)
 	if len(plaintext) <= subkeyFirstMax {
 		var sk subkey
@@ -315,6 +323,7 @@ func (x *xchacha20poly1305) Seal(dst, nonce, plaintext, additionalData []byte) [
 }
 
 func (x *xchacha20poly1305) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error) {
+	tally.Open()
 	if !openChecks(nonce, NonceSizeX, ciphertext) {
 		return nil, errOpen
 	}
