@@ -47,11 +47,6 @@ const vendoredDir = "src/vendor/golang.org/x/crypto/chacha20poly1305"
 // has a file of that name there (the fingerprints below list them all).
 const wrapperName = "chachakit_overlay.go"
 
-// minGoVersion is the go line of chachakit's go.mod: a module that requires
-// chachakit builds with this Go release or a later one, so an overlay for an
-// older toolchain could never be used (TestMinGoVersion keeps it in step).
-const minGoVersion = "go1.26.4"
-
 // A fingerprint is the vendored chacha20poly1305 directory of a group of Go
 // releases: every file's name and SHA-256.
 type fingerprint struct {
@@ -63,8 +58,7 @@ type fingerprint struct {
 // fingerprints are the vendored directories this command knows. Go 1.26.0
 // and 1.26.8 have the same files (golang.org/x/crypto
 // v0.46.1-0.20251210140736-7dacc380ba00), as do Go 1.25.0 and 1.25.5
-// (v0.39.0). Go 1.25 is listed so that the refusal can say so; chachakit
-// itself needs minGoVersion.
+// (v0.39.0). Both export the same names, which the wrapper declares.
 var fingerprints = []fingerprint{
 	{
 		lang:     "go1.26",
@@ -132,7 +126,7 @@ func NewX(key []byte) (cipher.AEAD, error) { return aead.NewX(key) }
 // wrapper goes when the overlay is printed.
 type overlayCmd struct {
 	stdout, stderr io.Writer
-	goEnv          func() (goroot, goversion string, err error)
+	goEnv          func() (goEnv, error)
 	cacheDir       func() (string, error)
 }
 
@@ -145,26 +139,31 @@ func runOverlay(args []string) error {
 	}.run(args)
 }
 
+// goEnv is what the command needs to know of the Go toolchain.
+type goEnv struct {
+	GOROOT, GOVERSION, GOMODCACHE string
+}
+
 // goEnvFromGo asks the go command on PATH, in the current directory, for
-// GOROOT and GOVERSION: the toolchain that a go build there would use,
-// after any switch that GOTOOLCHAIN or go.mod asks for.
-func goEnvFromGo() (goroot, goversion string, err error) {
-	out, err := exec.Command("go", "env", "-json", "GOROOT", "GOVERSION").Output()
+// GOROOT, GOVERSION and GOMODCACHE: the toolchain that a go build there
+// would use, after any switch that GOTOOLCHAIN or go.mod asks for.
+func goEnvFromGo() (goEnv, error) {
+	var env goEnv
+	out, err := exec.Command("go", "env", "-json", "GOROOT", "GOVERSION", "GOMODCACHE").Output()
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) && len(ee.Stderr) > 0 {
 			err = fmt.Errorf("%v: %s", err, bytes.TrimSpace(ee.Stderr))
 		}
-		return "", "", fmt.Errorf("go env: %w", err)
+		return env, fmt.Errorf("go env: %w", err)
 	}
-	var env struct{ GOROOT, GOVERSION string }
 	if err := json.Unmarshal(out, &env); err != nil {
-		return "", "", fmt.Errorf("go env: %w", err)
+		return env, fmt.Errorf("go env: %w", err)
 	}
 	if env.GOROOT == "" {
-		return "", "", errors.New("go env reports no GOROOT")
+		return env, errors.New("go env reports no GOROOT")
 	}
-	return env.GOROOT, env.GOVERSION, nil
+	return env, nil
 }
 
 const overlayUsage = `usage: chachakit overlay [-o FILE] [-check]
@@ -204,11 +203,12 @@ func (c overlayCmd) run(args []string) error {
 		return fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
 
-	goroot, goversion, err := c.goEnv()
+	env, err := c.goEnv()
 	if err != nil {
 		return err
 	}
-	files, fp, err := checkToolchain(goroot, goversion)
+	goroot, goversion := env.GOROOT, env.GOVERSION
+	files, fp, err := checkToolchain(env)
 	if err != nil {
 		return err
 	}
@@ -291,8 +291,9 @@ Not covered:
     module proxy, and the build fails or takes whatever version it finds.
   - The overlay names the files of this one toolchain: if the go command
     switches toolchain (a go.mod go or toolchain line, GOTOOLCHAIN), the
-    overlay silently does nothing. Run "chachakit overlay -check" again
-    after any Go update.
+    overlay silently does nothing, and toolchains it downloads live in the
+    module cache, where go build refuses overlays. Run
+    "chachakit overlay -check" again after any Go update.
   - Your own imports of golang.org/x/crypto/chacha20poly1305 and
     golang.org/x/crypto/chacha20 (use "chachakit swap"), and QUIC stacks,
     which protect packets themselves.
@@ -306,11 +307,19 @@ library: crypto/tls is tested with its own vendored package only. Use at
 your own risk.
 `
 
-// checkToolchain lists the vendored package's files under goroot and checks
-// them against the known fingerprints, and goversion against minGoVersion.
-// It returns the file names (sorted) and the fingerprint they match, or an
-// error that names the Go version and what differs.
-func checkToolchain(goroot, goversion string) ([]string, *fingerprint, error) {
+// checkToolchain lists the vendored package's files under GOROOT and checks
+// them against the known fingerprints. It returns the file names (sorted)
+// and the fingerprint they match, or an error that names the Go version and
+// what differs. It also refuses a GOROOT inside GOMODCACHE, where the go
+// command keeps the toolchains it downloads (GOTOOLCHAIN, or a go.mod go
+// or toolchain line newer than the local Go): cmd/go rejects an overlay
+// that replaces files beneath GOMODCACHE.
+func checkToolchain(env goEnv) ([]string, *fingerprint, error) {
+	goroot, goversion := env.GOROOT, env.GOVERSION
+	if env.GOMODCACHE != "" && inDir(goroot, env.GOMODCACHE) {
+		return nil, nil, fmt.Errorf("%s: GOROOT %s is in the module cache, a toolchain the go command downloaded; go build refuses an overlay of files beneath GOMODCACHE (%s). Use a Go installed outside the module cache, for example a copy of this one: cp -r %s DIR, then DIR/bin/go with GOTOOLCHAIN=local",
+			goversion, goroot, env.GOMODCACHE, goroot)
+	}
 	dir := filepath.Join(goroot, filepath.FromSlash(vendoredDir))
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -354,11 +363,13 @@ func checkToolchain(goroot, goversion string) ([]string, *fingerprint, error) {
 			"The overlay would replace files nobody has checked, so it refuses; a chachakit release that knows them is needed.",
 			goversion, dir, ref.releases, ref.diff(got))
 	}
-	if v := goVersionField(goversion); version.IsValid(v) && version.Compare(v, minGoVersion) < 0 {
-		return nil, nil, fmt.Errorf("%s: its vendored chacha20poly1305 is the known one of %s, but chachakit needs %s or later (the go line of its go.mod), so no build with this toolchain can use the overlay; upgrade Go, or run the command in the module that requires chachakit, where the go command switches toolchain",
-			goversion, match.releases, minGoVersion)
-	}
 	return names, match, nil
+}
+
+// inDir reports whether path is dir or lies beneath it.
+func inDir(path, dir string) bool {
+	rel, err := filepath.Rel(filepath.Clean(dir), filepath.Clean(path))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // goVersionField returns the release in a GOVERSION value, which may be

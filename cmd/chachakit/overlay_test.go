@@ -13,24 +13,24 @@ import (
 )
 
 // realGoEnv returns the test's toolchain as the command would see it.
-func realGoEnv(t *testing.T) (goroot, goversion string) {
+func realGoEnv(t *testing.T) goEnv {
 	t.Helper()
-	goroot, goversion, err := goEnvFromGo()
+	env, err := goEnvFromGo()
 	if err != nil {
 		t.Skipf("no go command: %v", err)
 	}
-	return goroot, goversion
+	return env
 }
 
 // testCmd returns an overlayCmd that writes to buffers, sees the given
 // toolchain and puts its cache under a temporary directory.
-func testCmd(t *testing.T, goroot, goversion string) (overlayCmd, *bytes.Buffer, *bytes.Buffer) {
+func testCmd(t *testing.T, env goEnv) (overlayCmd, *bytes.Buffer, *bytes.Buffer) {
 	var stdout, stderr bytes.Buffer
 	cache := t.TempDir()
 	return overlayCmd{
 		stdout:   &stdout,
 		stderr:   &stderr,
-		goEnv:    func() (string, string, error) { return goroot, goversion, nil },
+		goEnv:    func() (goEnv, error) { return env, nil },
 		cacheDir: func() (string, error) { return cache, nil },
 	}, &stdout, &stderr
 }
@@ -45,13 +45,13 @@ func TestOverlayTLS(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds crypto/tls with the overlay")
 	}
-	goroot, goversion := realGoEnv(t)
-	if _, _, err := checkToolchain(goroot, goversion); err != nil {
+	env := realGoEnv(t)
+	if _, _, err := checkToolchain(env); err != nil {
 		t.Skipf("the test's toolchain is not one the overlay applies to: %v", err)
 	}
 	dir := t.TempDir()
 	file := filepath.Join(dir, "overlay.json")
-	cmd, stdout, _ := testCmd(t, goroot, goversion)
+	cmd, stdout, _ := testCmd(t, env)
 	if err := cmd.run([]string{"-o", file}); err != nil {
 		t.Fatal(err)
 	}
@@ -147,13 +147,13 @@ func parseCounts(t *testing.T, out string) map[string]uint64 {
 // temporary GOROOT and returns its root and package directory.
 func fakeGoroot(t *testing.T) (root, pkg string) {
 	t.Helper()
-	goroot, goversion := realGoEnv(t)
-	if _, _, err := checkToolchain(goroot, goversion); err != nil {
+	env := realGoEnv(t)
+	if _, _, err := checkToolchain(env); err != nil {
 		t.Skipf("the test's toolchain is not one the overlay knows: %v", err)
 	}
 	root = t.TempDir()
 	pkg = filepath.Join(root, filepath.FromSlash(vendoredDir))
-	if err := os.CopyFS(pkg, os.DirFS(filepath.Join(goroot, filepath.FromSlash(vendoredDir)))); err != nil {
+	if err := os.CopyFS(pkg, os.DirFS(filepath.Join(env.GOROOT, filepath.FromSlash(vendoredDir)))); err != nil {
 		t.Fatal(err)
 	}
 	return root, pkg
@@ -165,7 +165,7 @@ func fakeGoroot(t *testing.T) (root, pkg string) {
 func TestOverlayRefusesUnknownFiles(t *testing.T) {
 	root, pkg := fakeGoroot(t)
 	const goversion = "go1.26.8"
-	cmd, stdout, _ := testCmd(t, root, goversion)
+	cmd, stdout, _ := testCmd(t, goEnv{GOROOT: root, GOVERSION: goversion})
 	if err := cmd.run([]string{"-check"}); err != nil {
 		t.Fatalf("untouched copy: %v", err)
 	}
@@ -199,7 +199,7 @@ func TestOverlayRefusesUnknownFiles(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, args := range [][]string{{"-check"}, {"-o", filepath.Join(t.TempDir(), "o.json")}} {
-				cmd, stdout, _ := testCmd(t, root, goversion)
+				cmd, stdout, _ := testCmd(t, goEnv{GOROOT: root, GOVERSION: goversion})
 				err := cmd.run(args)
 				if err == nil {
 					t.Fatalf("%v: accepted a tampered package:\n%s", args, stdout)
@@ -217,14 +217,21 @@ func TestOverlayRefusesUnknownFiles(t *testing.T) {
 	}
 }
 
-// TestOverlayRefusesOldGo checks that known files do not let a toolchain
-// older than chachakit's go line through.
-func TestOverlayRefusesOldGo(t *testing.T) {
+// TestOverlayRefusesModCache checks that a GOROOT in the module cache, a
+// toolchain the go command downloaded, is refused even with known files:
+// go build rejects overlays of files beneath GOMODCACHE.
+func TestOverlayRefusesModCache(t *testing.T) {
 	root, _ := fakeGoroot(t)
-	cmd, _, _ := testCmd(t, root, "go1.26.0")
-	err := cmd.run([]string{"-check"})
-	if err == nil || !strings.Contains(err.Error(), "go1.26.0") || !strings.Contains(err.Error(), minGoVersion) {
-		t.Fatalf("go1.26.0: got %v, want a refusal naming go1.26.0 and %s", err, minGoVersion)
+	for _, modcache := range []string{root, filepath.Dir(root)} {
+		cmd, stdout, _ := testCmd(t, goEnv{GOROOT: root, GOVERSION: "go1.26.8", GOMODCACHE: modcache})
+		err := cmd.run([]string{"-check"})
+		if err == nil || !strings.Contains(err.Error(), "GOMODCACHE") {
+			t.Errorf("GOMODCACHE=%s: got %v, want a refusal naming GOMODCACHE\n%s", modcache, err, stdout)
+		}
+	}
+	cmd, _, _ := testCmd(t, goEnv{GOROOT: root, GOVERSION: "go1.26.8", GOMODCACHE: root + "x"})
+	if err := cmd.run([]string{"-check"}); err != nil {
+		t.Errorf("GOROOT beside, not in, GOMODCACHE: %v", err)
 	}
 }
 
@@ -233,7 +240,7 @@ func TestOverlayRefusesOldGo(t *testing.T) {
 // the wrapper on disk.
 func TestOverlayStdout(t *testing.T) {
 	root, pkg := fakeGoroot(t)
-	cmd, stdout, stderr := testCmd(t, root, "go1.26.8")
+	cmd, stdout, stderr := testCmd(t, goEnv{GOROOT: root, GOVERSION: "go1.26.8"})
 	if err := cmd.run(nil); err != nil {
 		t.Fatal(err)
 	}
@@ -259,18 +266,5 @@ func TestOverlayStdout(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "Not covered") {
 		t.Errorf("no notes on standard error: %q", stderr)
-	}
-}
-
-// TestMinGoVersion keeps minGoVersion equal to the go line of chachakit's
-// go.mod.
-func TestMinGoVersion(t *testing.T) {
-	data, err := os.ReadFile("../../go.mod")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`(?m)^go ([0-9.]+)\s*$`).FindSubmatch(data)
-	if m == nil || "go"+string(m[1]) != minGoVersion {
-		t.Errorf("go.mod's go line is %q; minGoVersion is %s", m, minGoVersion)
 	}
 }
