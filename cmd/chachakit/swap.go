@@ -107,6 +107,9 @@ type swapState struct {
 	AddedRequire    bool   `json:"addedRequire"`    // swap added the require of chachakit
 	AddedKitReplace bool   `json:"addedKitReplace"` // swap added the replace of chachakit
 	HadSum          bool   `json:"hadSum"`          // go.sum existed before swap
+	// Forced lists the changes the go command made to the go file beyond
+	// swap's own lines, to accept chachakit's requirements.
+	Forced []string `json:"forced,omitempty"`
 }
 
 // swapFlags are the flags of swap and unswap.
@@ -251,16 +254,22 @@ func (mf *goModJSON) replacement(path string) (string, bool) {
 	return "", false
 }
 
-// kitFromBuild returns the chachakit version this binary was built from:
-// the main module's when it was run as
-// go run github.com/chachakit/chachakit/cmd/chachakit@version, or the
-// dependency's when it was built as a dependency of another module.
+// kitFromBuild returns the chachakit version this binary was built from.
 func kitFromBuild() (string, error) {
+	bi, _ := debug.ReadBuildInfo()
+	return kitVersion(bi)
+}
+
+// kitVersion returns the chachakit version of a binary built as bi
+// describes: the main module's when it was run as
+// go run github.com/chachakit/chachakit/cmd/chachakit@version, or the
+// dependency's when it was built as a dependency of another module. A
+// checkout's build has none.
+func kitVersion(bi *debug.BuildInfo) (string, error) {
 	errNone := errors.New("cannot tell which chachakit version this binary was built from " +
 		"(it was built inside a chachakit checkout); pass -chachakit DIR naming a chachakit checkout, " +
 		"or run it as go run " + kitPath + "/cmd/chachakit@VERSION swap")
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
+	if bi == nil {
 		return "", errNone
 	}
 	usable := func(v string) bool { return v != "" && v != "(devel)" && !strings.Contains(v, "+") }
@@ -529,6 +538,7 @@ type swapper struct {
 	st            swapState
 	touched       bool // the user's files or .chachakit were written
 	inlines       bool // the wrapper's NewUnauthenticatedCipher inlines
+	modPath       string
 }
 
 func (s *swapper) run() error {
@@ -581,6 +591,7 @@ func (s *swapper) run() error {
 	if err != nil {
 		return err
 	}
+	s.modPath = before.Module.Path
 	_, required := before.require(kitPath)
 	_, replaced := before.replacement(kitPath)
 	s.st = swapState{
@@ -620,6 +631,7 @@ func (s *swapper) run() error {
 		return err
 	}
 	s.forced = modChanges(edited, settled)
+	s.st.Forced = s.forced
 	sumNow, err := takeSnapshot(gosum)
 	if err != nil {
 		return err
@@ -725,11 +737,11 @@ func (s *swapper) report() {
 	m := s.m
 	kitDesc := kitPath + " " + s.kit.version
 	if s.kit.dir != "" {
-		kitDesc = kitPath + " in " + s.kit.dir
+		kitDesc = "chachakit in " + s.kit.dir
 	}
 	gomod, gosum := pickName(s.f.modfile, altMod, "go.mod"), pickName(s.f.modfile, altSum, "go.sum")
-	fmt.Printf("swapped %s %s for %s in %s\n", xcryptoPath, s.xcrypto, kitDesc, m.dir)
-	fmt.Printf("  %s: a copy of %s %s whose chacha20 and chacha20poly1305 forward to chachakit\n",
+	fmt.Printf("swap: %s in %s (%s) now forwards chacha20 and chacha20poly1305 to %s\n", xcryptoPath, s.modPath, m.dir, kitDesc)
+	fmt.Printf("  %s: copy of %s %s with the two packages replaced by forwarding wrappers\n",
 		m.rel(m.copyDir()), xcryptoPath, s.xcrypto)
 	if !s.inlines {
 		fmt.Printf("  warning: the compiler does not inline the copy's chacha20.NewUnauthenticatedCipher: " +
@@ -738,23 +750,23 @@ func (s *swapper) report() {
 	for _, d := range s.dropped {
 		fmt.Printf("  removed x/crypto test file %s from the copy: %s\n", d.file, d.why)
 	}
-	lines := []string{"replace " + xcryptoPath + " => " + copyRel}
+	fmt.Printf("  %s: replace %s => %s\n", gomod, xcryptoPath, copyRel)
 	if s.st.AddedRequire {
-		lines = append(lines, "require "+kitPath+" "+s.kit.version)
+		fmt.Printf("  %s: require %s %s\n", gomod, kitPath, s.kit.version)
 	}
 	if s.kit.dir != "" {
-		lines = append(lines, "replace "+kitPath+" => "+s.kit.dir)
+		fmt.Printf("  %s: replace %s => %s\n", gomod, kitPath, s.kit.dir)
 	}
-	fmt.Printf("  %s: %s\n", gomod, strings.Join(lines, "; "))
 	for _, c := range s.forced {
-		fmt.Printf("  %s: also changed by the go command for chachakit: %s\n", gomod, c)
+		fmt.Printf("  %s: the go command also made this change that chachakit's go.mod requires: %s\n", gomod, c)
 	}
-	fmt.Printf("  %s: %d lines added\n", gosum, s.sumAdded)
 	if s.f.modfile {
-		fmt.Printf("go.mod and go.sum are unchanged; build with chachakit by\n  go build -modfile=%s ./...\n  go test -modfile=%s ./...\n", altMod, altMod)
+		fmt.Printf("  %s: %d lines added to a copy of go.sum\n", gosum, s.sumAdded)
+		fmt.Printf("go.mod and go.sum are unchanged; build and test with chachakit by\n  go build -modfile=%s ./...\n  go test -modfile=%s ./...\n", altMod, altMod)
 		fmt.Printf("undo with: chachakit unswap -modfile\n")
 	} else {
-		fmt.Printf("undo with: chachakit unswap (it puts back go.mod and go.sum, kept in %s)\n", kitDirName)
+		fmt.Printf("  %s: %d lines added\n", gosum, s.sumAdded)
+		fmt.Printf("undo with: chachakit unswap (go.mod and go.sum from before the swap are kept in %s)\n", kitDirName)
 	}
 }
 
@@ -916,7 +928,11 @@ func unswapModSum(m *swapModule, st *swapState) ([]string, error) {
 		if _, err := swapGo(m.dir, append(edit, "go.mod")...); err != nil {
 			return nil, err
 		}
-		notes = append(notes, "go.mod changed since the swap: removed only the lines swap added")
+		n := "go.mod changed since the swap: removed only the lines swap added"
+		if len(st.Forced) > 0 {
+			n += "; these changes the go command made at swap time stay: " + strings.Join(st.Forced, ", ")
+		}
+		notes = append(notes, n)
 	}
 
 	switch {

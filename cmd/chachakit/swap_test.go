@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -68,6 +69,32 @@ func TestModChanges(t *testing.T) {
 	}
 	if !goLineLess("1.23.0", "1.25") || goLineLess("1.26.0", "1.25.0") {
 		t.Error("goLineLess is wrong")
+	}
+}
+
+func TestKitVersion(t *testing.T) {
+	dep := func(v string, r *debug.Module) *debug.Module {
+		return &debug.Module{Path: kitPath, Version: v, Replace: r}
+	}
+	for _, c := range []struct {
+		bi   *debug.BuildInfo
+		want string // "" for an error
+	}{
+		{&debug.BuildInfo{Main: debug.Module{Path: kitPath, Version: "v1.2.3"}}, "v1.2.3"},
+		{&debug.BuildInfo{Main: debug.Module{Path: kitPath, Version: "(devel)"}}, ""},
+		{&debug.BuildInfo{Main: debug.Module{Path: kitPath, Version: "v1.2.4-0.20260101000000-abcdefabcdef+dirty"}}, ""},
+		{&debug.BuildInfo{Main: debug.Module{Path: "example.com/m"}, Deps: []*debug.Module{dep("v1.4.0", nil)}}, "v1.4.0"},
+		{&debug.BuildInfo{Main: debug.Module{Path: "example.com/m"}, Deps: []*debug.Module{dep("v1.4.0", &debug.Module{Path: "../chachakit"})}}, ""},
+		{&debug.BuildInfo{Main: debug.Module{Path: "example.com/m"}}, ""},
+		{nil, ""},
+	} {
+		got, err := kitVersion(c.bi)
+		if got != c.want || (err == nil) != (c.want != "") {
+			t.Errorf("kitVersion(%+v) = %q, %v; want %q", c.bi, got, err, c.want)
+		}
+		if err != nil && !strings.Contains(err.Error(), "-chachakit") {
+			t.Errorf("kitVersion's error %q does not mention -chachakit", err)
+		}
 	}
 }
 
@@ -241,6 +268,27 @@ func TestSwap(t *testing.T) {
 		t.Error(".chachakit is still there after unswap")
 	}
 	run(t, dir, env, true, bin, "unswap")
+
+	// go.mod and go.sum edited after the swap: unswap removes only what
+	// swap added and keeps the rest.
+	run(t, dir, env, false, bin, "swap", "-chachakit", root)
+	run(t, dir, env, false, "go", "mod", "edit", "-exclude=example.com/gone@v1.0.0")
+	extra := "example.com/gone v1.0.0/go.mod h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n"
+	if err := os.WriteFile(filepath.Join(dir, "go.sum"), append(readFile(t, filepath.Join(dir, "go.sum")), extra...), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	out = run(t, dir, env, false, bin, "unswap")
+	if !strings.Contains(out, "changed since the swap") {
+		t.Errorf("unswap after edits says %q, want it to say go.mod and go.sum changed", out)
+	}
+	wantMod := strings.TrimSuffix(string(mod0), "\n") + "\n\nexclude example.com/gone v1.0.0\n"
+	sameFiles(t, dir, []byte(wantMod), append(append([]byte(nil), sum0...), extra...), "after unswap of an edited swap")
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), mod0, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum0, 0o666); err != nil {
+		t.Fatal(err)
+	}
 
 	// swap -modfile leaves go.mod and go.sum alone.
 	out = run(t, dir, env, false, bin, "swap", "-modfile", "-chachakit", root)
