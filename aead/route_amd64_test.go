@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/chachakit/chachakit/internal/aeadasm"
-	xcp "golang.org/x/crypto/chacha20poly1305"
 )
 
 // BenchmarkSmallMax measures the choices X86AEADFor makes per core: Seal
@@ -249,7 +248,7 @@ func TestSubkeyFirst(t *testing.T) {
 		key[i] = byte(i*3 + 1)
 	}
 	ours, _ := NewX(key)
-	ref, _ := xcp.NewX(key)
+	ref, _ := xcpNewX(key)
 	nonce := make([]byte, NonceSizeX)
 	for i := range nonce {
 		nonce[i] = byte(100 + i)
@@ -305,7 +304,7 @@ func routeAEADs(mult int) (ours, ref cipher.AEAD, nonce []byte) {
 		key[i] = byte(i * mult)
 	}
 	ours, _ = New(key)
-	ref, _ = xcp.New(key)
+	ref, _ = xcpNew(key)
 	return ours, ref, make([]byte, NonceSize)
 }
 

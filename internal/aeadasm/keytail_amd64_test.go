@@ -6,8 +6,6 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"testing"
-
-	"golang.org/x/crypto/chacha20poly1305"
 )
 
 // TestKeyTail: keyTailAVX512, keyTailAVX2, keyTail8AVX512 and
@@ -90,7 +88,7 @@ func TestStitchedTails(t *testing.T) {
 	eachStitched(t, func(t *testing.T, k Kernel) {
 		r := rand.New(rand.NewPCG(8, 10))
 		key := randKey(r)
-		ref, _ := chacha20poly1305.New(key[:])
+		ref, _ := XCryptoNew(key[:])
 		nonce := randBytes(r, 12)
 		for batches := 1; batches <= 2; batches++ {
 			for tail := 0; tail < Batch; tail++ {

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/chachakit/chachakit/internal/cryptotest"
-	"golang.org/x/crypto/chacha20poly1305"
 )
 
 // TestSmallAEAD checks the one-call kernel against x/crypto's
@@ -65,10 +64,10 @@ func testSmallAEAD(t *testing.T, k Kernel) {
 	for j := 0; j < 4; j++ {
 		// ChaCha20-Poly1305, then XChaCha20-Poly1305 (24-byte nonces).
 		key, nonce := (*[32]byte)(rnd(32)), rnd(12)
-		ref, _ := chacha20poly1305.New(key[:])
+		ref, _ := XCryptoNew(key[:])
 		if j%2 == 1 {
 			nonce = rnd(24)
-			ref, _ = chacha20poly1305.NewX(key[:])
+			ref, _ = XCryptoNewX(key[:])
 		}
 		for n := 0; n <= smallKernelMax(k); n++ {
 			for i, adLen := range adLens {
@@ -192,7 +191,7 @@ func TestSmallAEADNil(t *testing.T) {
 		key[i] = byte(i + 9)
 	}
 	nonce := make([]byte, 12)
-	ref, _ := chacha20poly1305.New(key[:])
+	ref, _ := XCryptoNew(key[:])
 	for _, k := range smallKernels {
 		if !SmallAEADAvailable(k) {
 			continue
@@ -246,10 +245,10 @@ func TestOpenFirstAVX2(t *testing.T) {
 	adLens := []int{0, 1, 13, 15, 16, 17, 32, 47, 48, 49, SmallADMax - 1, SmallADMax}
 	for j := 0; j < 2; j++ {
 		key, nonce := (*[32]byte)(rnd(32)), rnd(12)
-		ref, _ := chacha20poly1305.New(key[:])
+		ref, _ := XCryptoNew(key[:])
 		if j == 1 {
 			nonce = rnd(24)
-			ref, _ = chacha20poly1305.NewX(key[:])
+			ref, _ = XCryptoNewX(key[:])
 		}
 		for n := 0; n <= OpenFirstAVX2Max; n++ {
 			for i, adLen := range adLens {
