@@ -31,7 +31,6 @@ package aead
 
 import (
 	"crypto/cipher"
-	"crypto/fips140"
 	"encoding/binary"
 	"errors"
 	"unsafe"
@@ -250,7 +249,7 @@ func isZeroKey(b []byte) bool {
 
 // New returns a ChaCha20-Poly1305 AEAD that uses the given 256-bit key.
 func New(key []byte) (cipher.AEAD, error) {
-	if fips140.Enforced() {
+	if fips140Enforced() {
 		return nil, errFIPS
 	}
 	if len(key) != KeySize {
@@ -274,7 +273,7 @@ func New(key []byte) (cipher.AEAD, error) {
 // should be preferred when nonce uniqueness cannot be trivially ensured, or
 // whenever nonces are randomly generated.
 func NewX(key []byte) (cipher.AEAD, error) {
-	if fips140.Enforced() {
+	if fips140Enforced() {
 		return nil, errFIPS
 	}
 	if len(key) != KeySize {

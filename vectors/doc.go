@@ -15,10 +15,10 @@
 //     (https://datatracker.ietf.org/doc/html/draft-irtf-cfrg-xchacha-03):
 //     the HChaCha20 example of Section 2.2.1 and the developer-friendly
 //     vectors of Appendix A.3. See xchacha.go.
-//   - Project Wycheproof, via the Go module github.com/c2sp/wycheproof. Those
-//     vectors are not copied into this package: they are read at run time
-//     from the module's embedded TestVectors fs.FS and decoded by the loaders
-//     in wycheproof.go.
+//   - Project Wycheproof (https://github.com/C2SP/wycheproof): its
+//     chacha20_poly1305_test.json and xchacha20_poly1305_test.json, copied
+//     unchanged into testdata/wycheproof with the project's licence, embedded,
+//     and decoded by the loaders in wycheproof.go.
 //
 // All byte slices are decoded once, when the package is initialised. Callers
 // must treat them as read-only; copy a slice before modifying it.

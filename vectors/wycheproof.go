@@ -1,16 +1,35 @@
 package vectors
 
 import (
+	"embed"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io/fs"
-
-	"github.com/c2sp/wycheproof"
 )
 
+// wycheproofFiles holds Wycheproof's two ChaCha20-Poly1305 files, copied
+// unchanged from the testvectors_v1 directory of the Go module
+// github.com/c2sp/wycheproof at v0.0.0-20260902155932-3fa63dd0344a (Apache
+// License 2.0, testdata/wycheproof/LICENSE). A copy, not a requirement on that
+// module: its go.mod asks for a newer Go than this module does, and every
+// module that requires chachakit would inherit it.
+//
+//go:embed testdata/wycheproof/*.json
+var wycheproofFiles embed.FS
+
+// WycheproofFS returns the Wycheproof files this package reads, by the names
+// below.
+func WycheproofFS() fs.FS {
+	sub, err := fs.Sub(wycheproofFiles, "testdata/wycheproof")
+	if err != nil {
+		panic(err)
+	}
+	return sub
+}
+
 // Names of the Wycheproof files read by this package, relative to the root
-// of wycheproof.TestVectors (the module's testvectors_v1 directory).
+// of WycheproofFS (Wycheproof's testvectors_v1 directory).
 const (
 	WycheproofChaCha20Poly1305File  = "chacha20_poly1305_test.json"
 	WycheproofXChaCha20Poly1305File = "xchacha20_poly1305_test.json"
@@ -37,13 +56,13 @@ type WycheproofAEADTest struct {
 // WycheproofChaCha20Poly1305 returns every test case of Wycheproof's
 // chacha20_poly1305_test.json.
 func WycheproofChaCha20Poly1305() ([]WycheproofAEADTest, error) {
-	return LoadWycheproofAEAD(wycheproof.TestVectors, WycheproofChaCha20Poly1305File)
+	return LoadWycheproofAEAD(WycheproofFS(), WycheproofChaCha20Poly1305File)
 }
 
 // WycheproofXChaCha20Poly1305 returns every test case of Wycheproof's
 // xchacha20_poly1305_test.json.
 func WycheproofXChaCha20Poly1305() ([]WycheproofAEADTest, error) {
-	return LoadWycheproofAEAD(wycheproof.TestVectors, WycheproofXChaCha20Poly1305File)
+	return LoadWycheproofAEAD(WycheproofFS(), WycheproofXChaCha20Poly1305File)
 }
 
 // The subset of the Wycheproof AeadTest JSON schema that the loader reads.
