@@ -35,7 +35,7 @@ func testCmd(t *testing.T, env goEnv) (overlayCmd, *bytes.Buffer, *bytes.Buffer)
 	}, &stdout, &stderr
 }
 
-// TestOverlayTLS writes the overlay, builds internal/tlsprobe with it and
+// TestOverlayTLS writes the overlay, builds cmd/chachakit/internal/tlsprobe with it and
 // the chachakit_tally tag, and runs it with GODEBUG=cpu.aes=off: crypto/tls
 // must negotiate TLS_CHACHA20_POLY1305_SHA256, take the KeyUpdate, and make
 // at least one Seal and one Open in package aead per record of the data it
@@ -78,12 +78,12 @@ func TestOverlayTLS(t *testing.T) {
 	}
 }
 
-// buildProbe builds internal/tlsprobe with the chachakit_tally tag and the
+// buildProbe builds cmd/chachakit/internal/tlsprobe with the chachakit_tally tag and the
 // given extra flags into exe.
 func buildProbe(t *testing.T, exe string, flags ...string) string {
 	t.Helper()
 	args := append([]string{"build", "-tags", "chachakit_tally", "-o", exe}, flags...)
-	args = append(args, "../../internal/tlsprobe")
+	args = append(args, "./internal/tlsprobe")
 	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
 		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 	}

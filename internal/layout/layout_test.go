@@ -77,7 +77,7 @@ func TestTestSupportStaysInTests(t *testing.T) {
 	}
 }
 
-// TestNoEnvironment: outside bench/ (the benchmark program) no file that
+// TestNoEnvironment: outside bench/ and cmd/ (programs) no file that
 // is not a test reads an environment variable, except the test support
 // package and internal/impl's env.go, which only builds with the tag
 // chachakit_impl_env (the instruction-counting programs and one CI run).
@@ -100,7 +100,7 @@ func TestNoEnvironment(t *testing.T) {
 		}
 		rel, _ := filepath.Rel(root, path)
 		if d.IsDir() {
-			if rel == "bench" || strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_") || d.Name() == "testdata" {
+			if rel == "bench" || rel == "cmd" || strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_") || d.Name() == "testdata" {
 				return filepath.SkipDir
 			}
 			return nil
