@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	go run ./bench [-quick] [-json] [-time d] [-rounds n] [-sizes list] [-openssl] [-svg file] [-impl list]
+//	go run ./bench [-quick] [-context] [-json] [-time d] [-rounds n] [-sizes list] [-openssl] [-svg file] [-impl list]
 //
 // It prints, on standard output:
 //
@@ -50,6 +50,11 @@
 //	-rounds n timed rounds per side and row (default 7; 3 with -quick)
 //	-sizes l  comma-separated message sizes (default 64,1350,16384; with
 //	          -svg, every power of two from 64 to 65536)
+//	-context  measure in context instead of the tables: Seal, Open and
+//	          XORKeyStream at each size, alone and followed by integer work
+//	          of about 1, 3, 10 and 50us (and by memmove), interleaved with
+//	          x/crypto; it prints each whole loop's time, the ratio to
+//	          x/crypto's and the after-cost (whole - operation - work).
 //	-openssl  also run `openssl speed` for Seal, Open and XORKeyStream at
 //	          the same sizes, one-second OpenSSL rounds alternating with
 //	          chachakit's, and print the ratio; skipped with a note when
@@ -120,7 +125,9 @@ type report struct {
 	// single calls.
 	Batch []batchRow `json:"batch"`
 	// OpenSSL is the comparison with `openssl speed`, with -openssl.
-	OpenSSL    []opensslRow `json:"openssl,omitempty"`
+	OpenSSL []opensslRow `json:"openssl,omitempty"`
+	// Context is the -context table: operations followed by other work.
+	Context    []contextRow `json:"context,omitempty"`
 	OpenSSLEnv string       `json:"openssl_env,omitempty"`
 }
 
@@ -145,6 +152,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	sizeList := fs.String("sizes", "64,1350,16384", "comma-separated message sizes in bytes (with -svg: 64 to 65536, every power of two)")
 	withOpenSSL := fs.Bool("openssl", false, "also measure `openssl speed` (Seal, Open, XORKeyStream), alternating rounds with chachakit")
 	svgFile := fs.String("svg", "", "write a chart of throughput against message size to this `file`")
+	inContext := fs.Bool("context", false, "measure in context instead: each operation followed by other work (integer work of 1, 3, 10 and 50us, and memmove), against x/crypto")
 	force := fs.String("impl", "", "force implementations for the whole run, as `pkg=Name,...` (for example chacha20=Go)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -183,6 +191,31 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "bench:", err)
 		return 2
+	}
+
+	if *inContext {
+		if !*jsonOut {
+			printPlatform(stdout, readPlatform(), readSelections())
+		}
+		workUs := []float64{1, 3, 10, 50}
+		if *quick {
+			workUs = []float64{3}
+		}
+		var ops []operation
+		for _, op := range operations {
+			if op.name == "Seal" || op.name == "Open" || op.name == "XORKeyStream" {
+				ops = append(ops, op)
+			}
+		}
+		out := stdout
+		if *jsonOut {
+			out = io.Discard
+		}
+		rows := runContext(out, ops, szs, workUs, *roundTime/2, *rounds)
+		if *jsonOut {
+			writeJSON(stdout, stderr, report{Platform: readPlatform(), Selections: readSelections(), Context: rows})
+		}
+		return 0
 	}
 
 	rep := report{
