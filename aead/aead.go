@@ -11,22 +11,66 @@
 // keeps every signature, constant, error value text and panic text, and gives
 // byte-identical results. Like x/crypto it refuses to run in FIPS 140-only
 // mode, returns a zeroed dst region after a failed Open, and allocates nothing
-// per Seal or Open when dst has the capacity.
+// per Seal or Open when dst has the capacity. It adds [NewXWithRandomNonce],
+// [Wiper] to erase an AEAD's key, and [Batch] to seal or open many messages
+// in one call.
 //
-// Open verifies the tag before it writes any plaintext, except in the
-// kernels that decrypt in the pass that authenticates, as x/crypto's
-// amd64 assembly does at every length: on amd64 CPUs with AVX2 and BMI2
-// (registered as aead/AVX512Stitched and aead/AVX2Stitched) the mid-size
-// and stitched kernels of internal/aeadasm, for the lengths the route table
-// in route_amd64.go gives them, and on arm64 the stitched loop
-// (aead/NEONStitched, or aead/SVE2Stitched with SVE2's rotations) for the
-// whole 384-byte batches of ciphertexts longer than 448 bytes
-// (route_arm64.go). They zero the plaintext they wrote
-// before Open returns a forged message's error, so no plaintext of a forged
-// message is left in dst. On amd64, messages of up to 192 bytes (448 on
-// AMD Zen 4; with the AVX2 kernels 448 except on Sapphire Rapids, and
-// Opens of 321-576 bytes where the core takes the key-first kernel) take
-// a kernel that compares the tag before it writes anything.
+// # Guarantees
+//
+// A failed Open returns an error and leaves no plaintext in dst: the region
+// Open would have written is all zeros when it returns. In purego builds, on
+// architectures other than amd64 and arm64, for short messages and for every
+// message of a [Batch], Open compares the tag before it writes anything. For
+// longer messages, the assembly of amd64 (with AVX2 and BMI2) and of most
+// arm64 cores decrypts in the same pass that authenticates, as x/crypto's
+// amd64 assembly does at every length, and zeroes what it wrote before Open
+// returns the error; until Open returns, dst may hold unauthenticated
+// plaintext, so no other goroutine may read it. internal/aeadasm documents
+// which lengths take which path.
+//
+// The AEADs are safe for concurrent use, except for Wipe. Seal, Open and the
+// batch methods clear the keystream, the Poly1305 one-time key and the
+// XChaCha20 subkey they derived before they return.
+//
+// # Where it differs from x/crypto
+//
+//   - Open with a dst that overlaps only the tag (the output starts where
+//     the tag does) works on every path. x/crypto's amd64 assembly writes
+//     plaintext over the tag before it checks it and rejects such genuine
+//     messages; chachakit gives the result of x/crypto's portable code.
+//   - The overlap checks use pointer arithmetic in every build, so a
+//     -tags purego build allocates nothing per call (x/crypto's purego build
+//     does, through reflect).
+//   - Poly1305 is this module's own, so that its state can be wiped; it is
+//     tested against golang.org/x/crypto/poly1305.
+//   - The AEADs of New and NewX implement [Wiper] and [Batch], reached by a
+//     type assertion, since the constructors keep x/crypto's signature.
+//
+// # Choosing the code path
+//
+// At start-up the package picks the fastest code the CPU has, from the
+// features that golang.org/x/sys/cpu reports and, on amd64 and arm64, from
+// the CPU family, whose measured differences are tabled in internal/cpuid
+// (bench/README.md has the measurements). Every path gives the same bytes;
+// only speed and the Open behaviour described above differ. These settings
+// change the choice:
+//
+//   - The build tag purego compiles no assembly: every path is portable Go.
+//   - GODEBUG, read by golang.org/x/sys/cpu when the program starts, switches
+//     CPU features off. On amd64: cpu.avx512f=off leaves the AVX2 code;
+//     cpu.avx512ifma=off the AVX-512 code that computes Poly1305 on the
+//     integer units; cpu.bmi2=off the separate passes of package chacha20
+//     and Poly1305 instead of the one-pass AEAD code; cpu.avx2=off the SSSE3
+//     keystream and a scalar Poly1305. On arm64: cpu.sve2=off leaves the NEON
+//     code, cpu.asimd=off the scalar code. cpu.all=off switches off every
+//     feature x/sys/cpu lets it.
+//   - The build tag chachakit_impl_env makes the library read
+//     CHACHAKIT_IMPL=pkg=Name,... from the environment and force those paths
+//     for the whole process, for tests and benchmarks; without the tag the
+//     library reads no environment variable.
+//
+// `go run ./bench` in the module prints the path chosen on the machine it
+// runs on, and `go run ./bench -v` the names that CHACHAKIT_IMPL takes.
 package aead
 
 import (

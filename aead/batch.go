@@ -32,17 +32,13 @@ type Message struct {
 
 // Batch is implemented by the AEADs that New and NewX return: it seals or
 // opens many messages in one call, as the same number of Seal or Open calls
-// would, in order, and on amd64 (AVX2, AVX-512) and arm64 faster for short
-// messages, by computing the ChaCha20 blocks of several of them side by
-// side in the lanes of the vector registers (and, with AVX-512 IFMA, their
-// Poly1305 tags too; with AVX-512BW and IFMA, ChaCha20-Poly1305 messages of
-// up to 64 bytes and 64 of additional data go eight at a time through one
-// assembly kernel, blocks and tags; on AMD Zen 5 with full-width 512-bit
-// units, messages of 257 to 1536 bytes share 32-lane passes of two
-// interleaved batches, with their MACs on the integer units beside them:
-// internal/cpuid's X86AEAD.BatchWide). Elsewhere, and for long messages, it
-// makes the calls a loop would; so it does on cores where the lanes
-// measured slower than the loop (AMD Zen 1: X86AEAD.BatchLoop).
+// would, in order. Where the CPU has wide vector registers (amd64 with AVX2
+// or AVX-512, arm64) a batch of short messages is faster than the loop: the
+// ChaCha20 blocks of several messages are computed side by side in the
+// lanes of the vector registers, and with AVX-512 IFMA their Poly1305 tags
+// too. Elsewhere, for long messages, and on CPU families where the lanes
+// measured slower than the loop, a batch makes the calls a loop would
+// (internal/cpuid and internal/aeadasm say which).
 //
 // New and NewX keep x/crypto's signature, returning a cipher.AEAD, so reach
 // the methods with a type assertion:

@@ -3,10 +3,51 @@
 // draft-irtf-cfrg-xchacha-03
 // (https://datatracker.ietf.org/doc/html/draft-irtf-cfrg-xchacha-03).
 //
-// It is a drop-in replacement for golang.org/x/crypto/chacha20: the same
-// constants, functions, methods, error texts and panics, and byte-identical
-// output. The keystream comes from the fastest implementation this CPU has;
-// see the module's README for the list.
+// It is a drop-in replacement for golang.org/x/crypto/chacha20:
+//
+//	import "github.com/chachakit/chachakit/chacha20"
+//
+// keeps the same constants, functions, methods, error texts and panics, and
+// gives byte-identical output, whatever the lengths of the calls that
+// produce it. It adds [Cipher.Wipe], which erases a Cipher's key, and
+// [InitUnauthenticatedCipher], for wrappers that must stay inlinable.
+//
+// # Where it differs from x/crypto
+//
+//   - A Cipher refuses to produce keystream past block 2^32-1 on every
+//     architecture, and panics as x/crypto's portable code does. x/crypto's
+//     arm64 assembly (and, in recent releases, its loong64 assembly) can let
+//     the counter wrap after a buffered group of blocks that ends exactly at
+//     that block, and then repeats block 0's keystream.
+//   - A Cipher may compute a block ahead of the one it needs and keep it for
+//     the next call, as x/crypto's arm64 code buffers four; SetCounter and
+//     the counter-overflow panic behave exactly as in x/crypto's portable
+//     code, so the buffering cannot be observed.
+//   - XORKeyStream clears the keystream blocks it used before it returns,
+//     keeping only the unused keystream a later call needs, which Wipe
+//     clears.
+//
+// # Choosing the code path
+//
+// At start-up the package picks the fastest keystream code the CPU has, from
+// the features that golang.org/x/sys/cpu reports and, on amd64 and arm64,
+// from the CPU family (internal/cpuid; bench/README.md has the measurements).
+// Every path gives the same bytes. These settings change the choice:
+//
+//   - The build tag purego compiles no assembly: the keystream is portable Go.
+//   - GODEBUG, read by golang.org/x/sys/cpu when the program starts, switches
+//     CPU features off: cpu.avx512f=off, cpu.avx2=off and cpu.ssse3=off on
+//     amd64 each leave the next narrower vector code (and, after the last,
+//     portable Go); cpu.asimd=off on arm64, cpu.lasx=off and cpu.lsx=off on
+//     loong64, cpu.v=off on riscv64 and cpu.vx=off on s390x do the same
+//     there; cpu.all=off switches off every feature x/sys/cpu lets it.
+//   - The build tag chachakit_impl_env makes the library read
+//     CHACHAKIT_IMPL=chacha20=Name from the environment and force that path
+//     for the whole process, for tests and benchmarks; without the tag the
+//     library reads no environment variable.
+//
+// `go run ./bench` in the module prints the path chosen on the machine it
+// runs on, and `go run ./bench -v` the names that CHACHAKIT_IMPL takes.
 package chacha20
 
 import (

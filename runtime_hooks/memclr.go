@@ -7,11 +7,15 @@
 // caller does with the memory afterwards (see [Memclr] for why), and both
 // allocate nothing.
 //
-// On riscv64 Memclr is hand-written assembly (registered with
-// internal/impl as memclr/RV64Unrolled). On the other architectures it is
-// clear() itself, inlined into the caller, so it costs exactly what clear()
-// costs. With the purego build tag, with gccgo, and in
-// -race/-msan/-asan builds it is clear() inside a non-inlined function.
+// x/crypto has no counterpart: its ciphers keep their keys until the memory
+// is reused. chachakit's packages wipe through this one.
+//
+// On riscv64 Memclr is hand-written assembly. On the other architectures it
+// is clear() itself, inlined into the caller, so it costs exactly what
+// clear() costs. With the purego build tag, with gccgo, and in
+// -race/-msan/-asan builds it is clear() inside a non-inlined function. No
+// GODEBUG setting changes it; the build tag chachakit_impl_env with
+// CHACHAKIT_IMPL=memclr=Go makes riscv64 use clear() too.
 //
 // # What a wipe does and does not guarantee
 //

@@ -1,19 +1,26 @@
 // Package subtle provides XORBytes, a drop-in replacement for
-// crypto/subtle.XORBytes with SIMD paths on more architectures.
+// crypto/subtle.XORBytes:
 //
-// Each architecture binds up to three tiers of assembly, tried in order:
+//	import "github.com/chachakit/chachakit/subtle"
 //
-//	         wide    narrow  scalar
-//	amd64    AVX2    SSE2    -
-//	arm64    -       NEON    -
-//	loong64  LASX    LSX     Scalar
-//	riscv64  RVV     -       Scalar
+// It has crypto/subtle's contract, overlap rules and panic texts, and gives
+// the same bytes; packages chacha20 and aead use it for their XOR. Its
+// speed comes from its own assembly: vector code on amd64 (AVX2, SSE2), arm64
+// (NEON), loong64 (LASX, LSX) and riscv64 (the V extension), and a scalar
+// loop on loong64 and riscv64 CPUs without vectors. Everywhere else it is
+// portable Go that XORs a machine word at a time.
 //
-// and portable Go (word at a time, [Portable] in the registry) everywhere
-// else, under -tags purego, and when every tier is switched off. Each tier is
-// registered in internal/impl under its technique name, so tests and
-// benchmarks can force each in turn; GODEBUG=cpu.<feature>=off (read by
-// golang.org/x/sys/cpu) steers the default choice.
+// # Choosing the code path
+//
+//   - The build tag purego compiles no assembly: XORBytes is portable Go.
+//   - GODEBUG, read by golang.org/x/sys/cpu when the program starts, switches
+//     CPU features off: cpu.avx2=off leaves SSE2 on amd64, cpu.asimd=off
+//     portable Go on arm64, cpu.lasx=off and cpu.lsx=off the next narrower
+//     code on loong64, cpu.v=off the scalar loop on riscv64.
+//   - The build tag chachakit_impl_env makes the library read
+//     CHACHAKIT_IMPL=subtle=Name from the environment and force that path
+//     for the whole process, for tests and benchmarks; without the tag the
+//     library reads no environment variable.
 package subtle
 
 import "github.com/chachakit/chachakit/internal/xorbytes"

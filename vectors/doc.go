@@ -22,4 +22,10 @@
 //
 // All byte slices are decoded once, when the package is initialised. Callers
 // must treat them as read-only; copy a slice before modifying it.
+//
+// The module's tests check every transcribed vector against
+// golang.org/x/crypto as well as against chachakit, so a transcription error
+// cannot hide. x/crypto keeps its vectors in unexported test files; this
+// package exports them for any implementation's tests. It is plain data and
+// Go code: no build tag or GODEBUG setting changes it.
 package vectors

@@ -31,6 +31,14 @@
 // Every object holds key material; call Wipe when it is no longer needed.
 // The objects are not safe for concurrent use: each keeps a nonce scratch
 // buffer, and a RecordProtector its sequence number.
+//
+// golang.org/x/crypto has no counterpart; what it replaces is the code a QUIC
+// implementation or a key-log tool writes around x/crypto's
+// chacha20poly1305 and chacha20; it is tested against live crypto/tls
+// connections and RFC 9001's examples. The cryptography is that of
+// packages aead and chacha20, so the same build tag (purego), GODEBUG
+// settings (such as cpu.avx2=off) and CHACHAKIT_IMPL forcing (with the build
+// tag chachakit_impl_env) choose its code paths; see their documentation.
 package tls13
 
 import (

@@ -50,9 +50,43 @@
 // Poly1305 chains on the integer units beside them, for aead.Batch's
 // long messages.
 //
-// The Opens of the small family compare the tag before they write anything.
-// Those of the other three, and arm64's, write (part of) the plaintext in
-// the pass that MACs it and zero dst before they report a forged message.
+// # What an Open writes before the tag check
+//
+// The Opens of the small family (OpenFirstAVX2 included) and the batch
+// kernel compare the tag before they write anything. Those of the other
+// three, and arm64's, write (part of) the plaintext in the pass that MACs it
+// and zero dst before they report a forged message. With the route of
+// aead/route_amd64.go and aead/route_arm64.go, and lengths of the ciphertext
+// without its tag, an Open writes before the check:
+//
+//   - with AVX-512 (aead/AVX512Stitched): nothing up to the small kernels'
+//     reach (192 bytes, 448 on AMD Zen 4); from 449 to 960 bytes (with up to
+//     256 bytes of additional data) and from 1025 to 2047, the whole 64-byte
+//     blocks; from 1024 bytes otherwise, its whole 1 KiB batches;
+//   - with AVX2 and BMI2 (aead/AVX2Stitched): nothing up to 448 bytes (192 on
+//     Sapphire Rapids-class cores), nor for the key-first Opens of 321 to
+//     576 bytes on the cores whose row of cpuid.X86AEAD takes them; from 449
+//     bytes otherwise, the whole message (the mid-size kernels) or its whole
+//     1 KiB batches (the stitched loop);
+//   - on arm64 (aead/NEONStitched, aead/SVE2Stitched, on the cores the MIDR
+//     table sends there): nothing up to 448 bytes; from 449, its whole
+//     384-byte batches, the tail only after the tag matched;
+//   - in the lanes of aead.Batch, and on every other path: nothing.
+//
+// aead's package documentation states the guarantee without these numbers;
+// bench/README.md has the measurements behind the thresholds.
+//
+// # Batches
+//
+// aead.Batch computes the ChaCha20 blocks of messages of up to 256 bytes
+// (128 on arm64) side by side, 16 per pass with AVX-512, 8 with AVX2 and 4
+// with NEON, and with AVX-512 IFMA their tags eight at a time; with
+// AVX-512BW and IFMA, messages of up to 64 bytes with up to 64 bytes of
+// additional data go eight at a time through [LanesAVX512]. On the cores
+// whose row of cpuid.X86AEAD sets BatchWide (AMD Zen 5 with full-width
+// 512-bit units), messages of 257 to 1536 bytes share the 32-lane passes of
+// [LaneBlocks2MAC]; where it sets BatchLoop (AMD Zen 1), a batch is a loop of
+// single calls.
 //
 // On other architectures and in purego builds the package is empty:
 // [Available] reports no kernel, and [Seal], [Open], [SealLanes] and
