@@ -30,12 +30,20 @@
 // Seal and Open in the process is crypto/tls's own: that is the mode for
 // measuring CPU time with and without the overlay.
 //
+// With -reps N (N > 0), the session goes on after the two halves with N
+// more transfers of -size bytes each way, and the probe prints the CPU time
+// (user+sys of the whole process, from getrusage) and the wall time of
+// those N transfers alone, per transfer: process start, key generation,
+// the handshake and the first two halves are outside them.
+// bench/scripts/consumers.sh uses it with -keyupdate=false.
+//
 // Output lines (the tests parse them):
 //
 //	suite TLS_CHACHA20_POLY1305_SHA256
 //	bytes each-way=N
 //	keyupdate seq=N resealed=N          (only with -keyupdate)
 //	counts tally=BOOL seals=N opens=N proxy-seals=N proxy-opens=N tls-seals=N tls-opens=N
+//	rusage reps=N each-way=N cpu-ms=X wall-ms=Y (only with -reps; per transfer)
 package main
 
 import (
@@ -64,16 +72,20 @@ const serverName = "tlsprobe.test"
 func main() {
 	size := flag.Int64("size", 1<<20, "bytes to send each way before the KeyUpdate, and again after it")
 	keyUpdate := flag.Bool("keyupdate", true, "inject a KeyUpdate between the two halves of the transfer")
+	reps := flag.Int("reps", 0, "after the two halves, this many more transfers of -size bytes each way, timed (CPU and wall)")
 	flag.Parse()
-	if err := run(*size, *keyUpdate); err != nil {
+	if err := run(*size, *keyUpdate, *reps); err != nil {
 		fmt.Fprintln(os.Stderr, "tlsprobe:", err)
 		os.Exit(1)
 	}
 }
 
-func run(size int64, keyUpdate bool) error {
+func run(size int64, keyUpdate bool, reps int) error {
 	if size <= 0 {
 		return errors.New("-size must be positive")
+	}
+	if reps < 0 {
+		return errors.New("-reps must not be negative")
 	}
 	cert, pool, err := selfSigned()
 	if err != nil {
@@ -159,6 +171,26 @@ func run(size int64, keyUpdate bool) error {
 	if err := transfer(client, server, up, down, size, size); err != nil {
 		return fmt.Errorf("after the KeyUpdate: %w", err)
 	}
+	var timed string
+	if reps > 0 {
+		cpu0, err := cpuTime()
+		if err != nil {
+			return err
+		}
+		wall0 := time.Now()
+		for i := range int64(reps) {
+			if err := transfer(client, server, up, down, (2+i)*size, size); err != nil {
+				return fmt.Errorf("timed transfer %d: %w", i, err)
+			}
+		}
+		wall := time.Since(wall0)
+		cpu1, err := cpuTime()
+		if err != nil {
+			return err
+		}
+		perRep := func(d time.Duration) float64 { return float64(d) / 1e6 / float64(reps) }
+		timed = fmt.Sprintf("rusage reps=%d each-way=%d cpu-ms=%.4f wall-ms=%.4f\n", reps, size, perRep(cpu1-cpu0), perRep(wall))
+	}
 
 	// Close the client (its close_notify goes through the proxy) and see
 	// the server read it as a clean end of stream.
@@ -188,6 +220,7 @@ func run(size int64, keyUpdate bool) error {
 	}
 	fmt.Printf("counts tally=%v seals=%d opens=%d proxy-seals=%d proxy-opens=%d tls-seals=%d tls-opens=%d\n",
 		tally.Enabled, seals, opens, pSeals, pOpens, tSeals, tOpens)
+	fmt.Print(timed)
 	return nil
 }
 
