@@ -150,3 +150,17 @@ func brand() string {
 	}
 	return s
 }
+
+// archReason says why a selection differs from, or refines, "the fastest
+// path this CPU has" on this core; "" when it does not.
+func archReason(pkg, selected string) string {
+	x, _ := cpuid.ReadX86()
+	c := x.Core()
+	switch {
+	case pkg == "aead" && selected != "Go":
+		return "the fastest here, size limits tuned for the core above"
+	case pkg == "poly1305" && selected == "AVX2" && cpuid.X86Poly1305For(c).AVX2Min > 0:
+		return fmt.Sprintf("the fastest here; on this core vector lanes only from %d bytes", cpuid.X86Poly1305For(c).AVX2Min)
+	}
+	return ""
+}

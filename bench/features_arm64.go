@@ -41,3 +41,26 @@ func cpuDetails() map[string]string {
 		"AEAD loop":    cpuid.AEADLoopHere().String(),
 	}
 }
+
+// archReason says why a selection differs from "the fastest path this CPU
+// has": the MIDR_EL1 table picks the ChaCha20 mix and the AEAD loop per
+// core; "" when it does not apply.
+func archReason(pkg, selected string) string {
+	core := "a core MIDR_EL1 does not name"
+	if midr, ok := cpuid.MIDR(); !ok {
+		core = "an unknown core (MIDR_EL1 unreadable)"
+	} else if n := cpuid.CoreName(midr); n != "" {
+		core = n
+	}
+	switch {
+	case pkg == "chacha20" && selected == "NEON4x1" && cpuid.ChaCha20MixHere() == cpuid.Mix4x1:
+		return "the 4+1 mix is faster on " + core
+	case pkg == "chacha20" && selected == "NEON6x2":
+		return "the default mix, chosen for " + core
+	case pkg == "aead" && selected == "Go" && cpuid.AEADLoopHere() == cpuid.LoopSeparate:
+		return "separate passes are faster on " + core
+	case pkg == "aead" && selected != "Go":
+		return "the one-pass loop, chosen for " + core
+	}
+	return ""
+}

@@ -15,3 +15,7 @@ func cpuFeatures() []feature {
 // cpuDetails returns per-architecture facts printed after the features:
 // none here.
 func cpuDetails() map[string]string { return nil }
+
+// archReason adds nothing on this architecture: the paths depend on the
+// CPU's features only.
+func archReason(pkg, selected string) string { return "" }

@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	go run ./bench [-quick] [-context] [-json] [-time d] [-rounds n] [-sizes list] [-openssl] [-svg file] [-impl list]
+//	go run ./bench [-v] [-quick] [-context] [-json] [-time d] [-rounds n] [-sizes list] [-openssl] [-svg file] [-impl list]
 //
 // It prints, on standard output:
 //
@@ -12,12 +12,17 @@
 //     names it, the CPU features that matter to the assembly paths (from
 //     golang.org/x/sys/cpu), and the build settings that change which code
 //     runs (-tags purego, GOAMD64, ...);
-//  2. for each primitive, the implementation the dispatcher selected and
-//     every registered implementation with its availability on this CPU;
+//  2. one line per operation family (AEAD, ChaCha20, Poly1305, XOR, Wipe):
+//     the path this process runs and why (the fastest the CPU has, the
+//     fastest left after GODEBUG or a missing feature, a choice made for
+//     the CPU's family, a forced path, a purego build); with -v also
+//     CPUID's identification, the per-length route of the AEAD and the
+//     keystream, and each primitive's registered implementations with
+//     their availability on this CPU;
 //  3. the self-check: RFC 8439 §2.4.2 (ChaCha20) and §2.8.2
 //     (ChaCha20-Poly1305), run under the default choice and again under each
-//     available implementation. The program exits with status 1 if any of
-//     them fails, before measuring anything;
+//     available implementation (-v lists them). The program exits with
+//     status 1 if any of them fails, before measuring anything;
 //  4. a throughput table: Seal, Open and Open in place (ChaCha20-Poly1305),
 //     SealX (XChaCha20-Poly1305 Seal) and XORKeyStream (chacha20, in place) at 64,
 //     1350 and 16384 bytes, chachakit and x/crypto side by side, and their
@@ -41,6 +46,8 @@
 //
 // Flags:
 //
+//	-v        print the details behind each path line: the registry's names
+//	          and availability, CPUID, the route per message length
 //	-json     print the platform, the selections, the self-check and the rows
 //	          as one JSON object on standard output instead of the text
 //	-quick    a short run (a few seconds) that checks the program still works;
@@ -67,7 +74,7 @@
 //	-svg f    write a chart (SVG) of throughput against message size, one
 //	          line per operation and library, to file f
 //	-impl l   force implementations for the whole run: a comma-separated
-//	          list of pkg=Name (see the "selected:" lines for the names)
+//	          list of pkg=Name (-v's "selected:" lines give the names)
 //
 // -impl pkg=Name forces one implementation for the whole run, for example
 // -impl chacha20=Go to measure the portable code; -tags purego builds
@@ -146,6 +153,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	jsonOut := fs.Bool("json", false, "print machine-readable results (JSON) on stdout")
+	verbose := fs.Bool("v", false, "print the details behind each path: registered implementations, CPUID, the route per message length")
 	quick := fs.Bool("quick", false, "short run (a few seconds) to check that everything works")
 	roundTime := fs.Duration("time", 100*time.Millisecond, "duration of each timed round of each side (default 10ms with -quick)")
 	rounds := fs.Int("rounds", 7, "timed rounds per side and row (default 3 with -quick)")
@@ -195,7 +203,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 	if *inContext {
 		if !*jsonOut {
-			printPlatform(stdout, readPlatform(), readSelections())
+			printPlatform(stdout, readPlatform(), readSelections(), *verbose)
 		}
 		workUs := []float64{1, 3, 10, 50}
 		if *quick {
@@ -232,7 +240,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		},
 	}
 	if !*jsonOut {
-		printPlatform(stdout, rep.Platform, rep.Selections)
+		printPlatform(stdout, rep.Platform, rep.Selections, *verbose)
 	}
 
 	fmt.Fprintln(stderr, "bench: self-check")
@@ -245,7 +253,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if !*jsonOut {
-		printSelfCheck(stdout, rep.SelfCheck)
+		printSelfCheck(stdout, rep.SelfCheck, *verbose)
 	}
 	if !ok {
 		if *jsonOut {
@@ -346,7 +354,10 @@ func writeJSON(stdout, stderr io.Writer, rep report) bool {
 	return true
 }
 
-func printPlatform(w io.Writer, p platform, sel []selection) {
+// printPlatform prints the machine, the build and one line per operation
+// family; verbose adds the per-architecture details (CPUID, the route per
+// message length) and the registry's view of each primitive.
+func printPlatform(w io.Writer, p platform, sel []selection, verbose bool) {
 	fmt.Fprintf(w, "platform:  %s/%s, %s, %d CPUs, GOMAXPROCS=%d\n", p.GOOS, p.GOARCH, p.GoVersion, p.NumCPU, p.GOMAXPROCS)
 	if p.CPU != "" {
 		fmt.Fprintf(w, "cpu:       %s\n", p.CPU)
@@ -370,7 +381,9 @@ func printPlatform(w io.Writer, p platform, sel []selection) {
 		fmt.Fprintf(w, "features:  %s\n", line)
 	}
 	for _, k := range sortedKeys(p.Details) {
-		fmt.Fprintf(w, "%-10s %s\n", k+":", p.Details[k])
+		if verbose || k == "core" {
+			fmt.Fprintf(w, "%-10s %s\n", k+":", p.Details[k])
+		}
 	}
 	if len(p.Build) > 0 {
 		var kv []string
@@ -378,6 +391,13 @@ func printPlatform(w io.Writer, p platform, sel []selection) {
 			kv = append(kv, k+"="+p.Build[k])
 		}
 		fmt.Fprintf(w, "build:     %s\n", strings.Join(kv, " "))
+	}
+	for _, l := range pathLines(p, sel) {
+		fmt.Fprintln(w, l)
+	}
+	if !verbose {
+		fmt.Fprintln(w, "           (-v: the registered paths, CPUID and the route per message length)")
+		return
 	}
 	for _, s := range sel {
 		var l []string
@@ -396,7 +416,9 @@ func printPlatform(w io.Writer, p platform, sel []selection) {
 	}
 }
 
-func printSelfCheck(w io.Writer, results []checkResult) {
+// printSelfCheck prints each vector's result; the paths it ran under are
+// counted, and listed with verbose.
+func printSelfCheck(w io.Writer, results []checkResult, verbose bool) {
 	for _, c := range results {
 		if c.OK {
 			fmt.Fprintf(w, "self-check: %s ok\n", c.Source)
@@ -404,8 +426,13 @@ func printSelfCheck(w io.Writer, results []checkResult) {
 			fmt.Fprintf(w, "self-check: %s FAILED %s\n", c.Source, c.Error)
 		}
 	}
-	if len(results) > 0 {
+	if len(results) == 0 {
+		return
+	}
+	if verbose {
 		fmt.Fprintf(w, "self-check: ran under %s\n", strings.Join(results[0].Under, ", "))
+	} else {
+		fmt.Fprintf(w, "self-check: ran under the default and %d forced paths (-v lists them)\n", len(results[0].Under)-1)
 	}
 }
 
@@ -475,15 +502,15 @@ func saveChart(file string, rep report) error {
 	if err != nil {
 		return err
 	}
-	libs := "chachakit and x/crypto"
+	libs := "x/crypto"
 	if len(rep.OpenSSL) > 0 {
-		libs = "chachakit, x/crypto and OpenSSL"
+		libs = "x/crypto (solid) and OpenSSL (dashed)"
 	}
 	cpu := rep.Platform.CPU
 	if cpu == "" {
 		cpu = rep.Platform.GOARCH
 	}
-	title := "Throughput by message size: " + libs
+	title := "chachakit's throughput as a multiple of " + libs
 	subtitle := fmt.Sprintf("%s/%s, %s, %s, %s; AEADs with %d bytes of additional data", rep.Platform.GOOS, rep.Platform.GOARCH, cpu, rep.Platform.GoVersion, time.Now().UTC().Format("2006-01-02"), adLen)
 	if err := writeSVG(f, title, subtitle, chartSeries(rep.Rows, rep.OpenSSL)); err != nil {
 		f.Close()
