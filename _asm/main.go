@@ -1,12 +1,33 @@
-// Command _asm generates chacha20_amd64.s, the amd64 ChaCha20 keystream
-// paths of package chacha20core, with avo (github.com/mmcloughlin/avo).
+// Command _asm generates every amd64 assembly file of chachakit with avo
+// (github.com/mmcloughlin/avo). It is a module of its own, so that avo is
+// not a dependency of chachakit.
 //
-// Run it through `go generate` in the parent directory:
+// Each run writes one file, named by -gen (see families below):
 //
-//	go run . -out ../chacha20_amd64.s -pkg chacha20core
+//	-gen cpuid      internal/cpuid/cpuid_amd64.s          the CPUID instruction
+//	-gen xorbytes   internal/xorbytes/xor_amd64.s         XORBytes (AVX2, SSE2)
+//	-gen poly1305   internal/poly1305/poly1305_amd64.s    Poly1305 block functions
+//	-gen chacha20   internal/chacha20core/chacha20_amd64.s keystream, HChaCha20, lanes
+//	-gen small      internal/aeadasm/small_amd64.s        AEAD kernels of short messages
+//	-gen midavx2    internal/aeadasm/mid_avx2_amd64.s     mid-size AVX2 AEAD kernels
+//	-gen midavx512  internal/aeadasm/mid_avx512_amd64.s   mid-size AVX-512 AEAD kernels
+//	-gen lanesaead  internal/aeadasm/lanes_amd64.s        aead.Batch's kernels
+//	-gen stitched   internal/aeadasm/stitched_amd64.s     the long-message AEAD loops
 //
-// Three keystream functions are generated, one per instruction set, all
-// with the signature
+// Each package's go:generate line runs it, for example
+//
+//	go run -C ../../_asm . -gen chacha20 -out ../internal/chacha20core/chacha20_amd64.s -pkg chacha20core
+//
+// and `GOOS=linux GOARCH=amd64 go generate ./...` at the module root
+// regenerates them all; CI checks that the result is byte for byte the
+// committed files. Every generated file has the build constraint
+// gc && !purego. The Go declarations of the functions are in the packages,
+// beside the .s files.
+//
+// # The keystream (-gen chacha20)
+//
+// The three main keystream functions, one per instruction set, have the
+// signature
 //
 //	func xorBlocksXXX(s *State, dst, src []byte)
 //
@@ -52,14 +73,20 @@
 // blocks asked for and reads only the matching source bytes. Extra lanes of
 // the counter wrap modulo 2^32 like the rest, but they are never written.
 //
+// The same file holds the special cases the route of package chacha20core
+// picks per core (row code with VPROLD rounds, two zmm row sets, one block on
+// the integer units, 32-block passes) and HChaCha20 in the row layout.
 // laneBlocksAVX512 and laneBlocksAVX2 (lanes.go) compute LaneBlocks: up to
 // 16 independent blocks, each with its own key, counter and nonce, in the
 // transposed or row layout after their number.
 //
-// Two more functions are the AEAD's stitched loops, ChaCha20 on the vector
+// The AEAD's long-message loops (-gen stitched) run ChaCha20 on the vector
 // units with Poly1305 on the integer units: xorMACAVX512 (stitched.go: the
 // 16-lane AVX-512 batch, the MAC in place of the 17th block) and xorMACAVX2
-// (stitched_avx2.go: the 8-block AVX2 batch).
+// (stitched_avx2.go: the 8-block AVX2 batch); xorMACIFMA (stitched_ifma.go)
+// computes the MAC in AVX-512 IFMA lanes instead. The files of the other
+// kernels (small.go, mid_avx2.go, mid_avx512.go, lanes_aead.go, ...) each
+// begin with a header that gives their Go signatures and what they compute.
 package main
 
 import (
@@ -98,9 +125,11 @@ var (
 )
 
 // The files this generator writes, one per -gen value: CPUID for package
-// cpuid, XORBytes of package xorbytes, the Poly1305 block functions of package poly1305, the keystream paths and HChaCha20 of
-// package chacha20core, and one file per family of the AEAD kernels of
-// package aeadasm (lanesaead: the batch kernel). Each runs from the go:generate line of its package.
+// cpuid, XORBytes of package xorbytes, the Poly1305 block functions of
+// package poly1305, the keystream paths and HChaCha20 of package
+// chacha20core, and one file per family of the AEAD kernels of package
+// aeadasm (lanesaead: the batch kernel). Each runs from the go:generate line
+// of its package.
 var families = map[string]func(){
 	"cpuid":    genCPUID,
 	"xorbytes": genXORBytes,

@@ -14,24 +14,27 @@ import (
 //
 //	func aeadSmallAVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
 //	func aeadSmall3AVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
-//	func aeadSmallAVX2(key *[32]byte, nonce []byte, blk *[192]byte, mac *[272]byte, adLen, n int, tag *[16]byte, open int) (ok int)
+//	func aeadSmallAVX2(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
 //
-// (and aeadSmallProldAVX512, aeadSmall3ProldAVX512: the AVX-512 two with
-// VPROLD rounds, see genSmallAVX512; aeadSmallKeyScalarAVX512, the first
-// with the key block on the integer units too, see smallkey.go)
+// (the declarations are in internal/aeadasm/small_amd64.go; every small
+// kernel has this signature: aeadSmall5AVX2 and aeadSmall7AVX2, small7.go;
+// aeadSmallProldAVX512 and aeadSmall3ProldAVX512, the AVX-512 two with
+// VPROLD rounds, see genSmallAVX512; aeadSmallKeyScalarAVX512 and
+// aeadSmallKeyScalarAVX2, with the key block on the integer units too,
+// smallkey.go; the key-first and handoff kernels, smallfirst.go)
 //
 // For messages of at most 64 bytes the AEAD is one ChaCha20 block pair and a
 // few Poly1305 blocks, and every step is on one dependency chain: block 0's
-// 20 rounds (about 240 cycles on Zen 5 in the row layout of rowAVX512), then
-// r and s, then the MAC of the padded additional data, the ciphertext and
-// the lengths (about 13 cycles per 16 bytes), then the tag. Separate calls
-// for the keystream and the MAC (a 64-byte Seal: XORBlocks, SumAEAD) added
-// some 30 ns of buffer copies, clears and call set-up around that chain
-// (bench/README.md); this function does the whole chain in one call, for
-// len(src) <= 64 and len(ad) <= 64. aeadSmall3AVX512 does the same for up to
-// 192 bytes with a second row set (blocks 2 and 3) interleaved with the
-// first: the two chains share the rounds' latency (65-192 bytes: 160 ns at
-// 128 bytes against 191 for XORBlocks and SumAEAD, x/crypto 177):
+// 20 rounds in the row layout of rowAVX512, then r and s, then the MAC of
+// the padded additional data, the ciphertext and the lengths, then the tag.
+// Separate calls for the keystream and the MAC (a 64-byte Seal: XORBlocks,
+// SumAEAD) add buffer copies, clears and call set-up around that chain, so
+// this function does the whole chain in one call, for len(src) <= 64 and
+// len(ad) <= 64 (bench/README.md, "ChaCha20-Poly1305 by message length").
+// aeadSmall3AVX512 does the same for up to 192 bytes with a second row set
+// (blocks 2 and 3) interleaved with the first: the two chains share the
+// rounds' latency, which beats XORBlocks and SumAEAD from 65 to 192 bytes
+// (the same section):
 //
 //  1. Blocks 0 and 1 in one ymm row set (qrLowLatency): block 0 in the
 //     low 128-bit lanes, block 1 in the high ones. The rows come from key
