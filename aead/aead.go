@@ -145,9 +145,9 @@ type Wiper interface {
 // key is an AEAD's key, held in the AEAD itself as in x/crypto: 32 bytes,
 // one allocation in the same size class as x/crypto's, so that New costs
 // what x/crypto's does (a flag beside the key put it in the 48-byte class,
-// 16% slower; bench/README.md). New and NewX allocate it inside wipe.Do, so
-// that in a build with runtime/secret the runtime erases it once it is
-// unreachable.
+// which measured slower: bench/README.md, "Construction"). New and NewX
+// allocate it inside wipe.Do, so that in a build with runtime/secret the
+// runtime erases it once it is unreachable.
 //
 // Wipe leaves the key all zero, and an all-zero key is what marks a wiped
 // AEAD. The all-zero key is also a valid key (x/crypto takes it): New and

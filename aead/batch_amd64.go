@@ -12,8 +12,8 @@ import (
 // three or more messages share a 16-lane AVX-512 pass (two 8-lane AVX2
 // passes) and the batch beats the loop of calls; from 320 bytes only two
 // do, and a message's own call, whose keystream takes about half a pass,
-// is as fast or faster (bench/README.md, "Batches": 64 messages of 320
-// bytes 1.26x slower in lanes with AVX-512, 1.04x with AVX2).
+// is as fast or faster (bench/README.md, "Batches", the 320-byte rows with
+// AVX-512 and with AVX2).
 const laneMax = 4 * 64
 
 // batchLoop makes the batches a loop of single calls on this core
@@ -27,10 +27,10 @@ var batchLoop = x86AEAD().BatchLoop
 func batchKernel() bool { return aeadasm.Available().Has(aeadasm.LanesAVX512) }
 
 // kernelMin is the fewest messages a kernel call takes: its cost is about
-// that of two or three 64-byte Seals whatever the count (bench/README.md,
-// "Batches": two messages 418 ns in the kernel against 382 in their own
-// calls, three 435 against 518), so a group with fewer gives them their
-// own calls.
+// that of two or three 64-byte Seals whatever the count, so it beats the
+// messages' own calls from three messages on and a group with fewer gives
+// them their own calls (bench/README.md, "Batches", the kernel rows of two
+// and three messages).
 const kernelMin = 3
 
 // batchWide gives a batch's messages of laneMax+1 to longMax bytes to the

@@ -29,8 +29,8 @@ import (
 const longMax = 1536
 
 // longLaneMax is the most lanes of the long group: eight passes, which
-// leave seven for the MAC chains (256 lanes measured 2% faster than 128 at
-// 1350 bytes).
+// leave seven for the MAC chains; 256 lanes measured faster than 128 at
+// 1350 bytes (bench/README.md, "Batches").
 const longLaneMax = 256
 
 // longLane marks a pending message of the long group (its index in the

@@ -6,9 +6,9 @@ package chacha20core
 // the price of one, so that a caller that needs one block of keystream and
 // may need more later (chacha20.Cipher) can take them in one call. The row
 // layouts of the AVX512, AVX2 and SSSE3 paths compute two blocks with the
-// latency of one (bench/README.md, "Engine per path and block count":
-// 1 and 2 blocks take 77 and 77 ns on AVX512, 94 and 96 on AVX2, 94 and
-// 109 on SSSE3); the portable code takes twice as long for two.
+// latency of one, and the portable code takes twice as long for two
+// (bench/README.md, "ChaCha20 engine per path and block count", the 1- and
+// 2-block rows).
 func CheapBlocks() int {
 	if useAVX512 || useAVX2 || useSSSE3 {
 		return 2
@@ -21,8 +21,8 @@ func CheapBlocks() int {
 // SetCounter: QUIC header protection, SSH's packet ciphers): 1 where one
 // block takes the scalar code (blockScalar), which there costs about half
 // of the row code's two, or the SSSE3 code's single xmm row set in place of
-// AVX2's ymm one (xmmBlocks: 150 ns against 200 for two blocks on Zen 1),
-// else CheapBlocks.
+// AVX2's ymm one where that is faster (xmmBlocks, set per core by
+// internal/cpuid; bench/README.md has the measurements), else CheapBlocks.
 func LoneBlocks() int {
 	if blockScalar && (useAVX512 || useAVX2 || useSSSE3) {
 		return 1

@@ -11,7 +11,8 @@ package wipe
 //
 // Why the compiler cannot drop it is explained in Memclr. Two earlier
 // designs were measured and dropped: clear() in a //go:noinline function
-// (an extra call: 50% to 150% slower than clear() at 5 to 64 bytes) and a
+// (an extra call, measurably slower than clear() for short slices:
+// BenchmarkMemclr, bench/README.md "runtimehooks.Memclr") and a
 // linkname to runtime.memclrNoHeapPointers, which the compiler recognizes
 // by name and treats exactly as clear() anyway (it too becomes inline
 // stores for a constant length), so it added a linkname and nothing else.
