@@ -25,8 +25,8 @@
 // arm64 cores decrypts in the same pass that authenticates, as x/crypto's
 // amd64 assembly does at every length, and zeroes what it wrote before Open
 // returns the error; until Open returns, dst may hold unauthenticated
-// plaintext, so no other goroutine may read it. internal/aeadasm documents
-// which lengths take which path.
+// plaintext, so no other goroutine may read it. The internal package of the
+// amd64 and arm64 assembly documents which lengths take which path.
 //
 // The AEADs are safe for concurrent use, except for Wipe. Seal, Open and the
 // batch methods clear the keystream, the Poly1305 one-time key and the
