@@ -22,8 +22,8 @@ import (
 var (
 	flagImpl  = flag.String("ct.impl", "", "force implementations by name before the run: pkg=Name,...")
 	flagMax   = flag.Int("ct.max", 1100, "Seal, Open and XORKeyStream run at every length 0..max")
-	flagStep  = flag.Int("ct.step", 11, "the other operations run at every step-th length 0..max, and at the block and lane boundaries")
-	flagLong  = flag.String("ct.long", "2048,4096,16397", "longer lengths every operation runs at")
+	flagStep  = flag.Int("ct.step", 1, "the other operations run at every step-th length 0..max, and at the block and lane boundaries")
+	flagLong  = flag.String("ct.long", "1536,2048,4096,8191,16384,16397,65543", "longer lengths every operation runs at")
 	flagShort = flag.Bool("ct.short", false, "one operation per length, for a quick native run")
 )
 
