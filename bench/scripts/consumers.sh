@@ -308,10 +308,12 @@ cpu_family=$(grep -m1 '^cpu family' /proc/cpuinfo | sed 's/^[^:]*:[[:space:]]*//
 cpu_modelno=$(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | sed 's/^[^:]*:[[:space:]]*//')
 cpu_stepping=$(grep -m1 '^stepping' /proc/cpuinfo | sed 's/^[^:]*:[[:space:]]*//')
 commit=$(cd "$root" && git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-# Uncommitted changes that can reach the measured binaries: anything
-# tracked but the Markdown files and the bench command's own sources.
-if ! (cd "$root" && git diff --quiet HEAD -- . ':(exclude)*.md' ':(exclude,glob)bench/*.go' 2>/dev/null); then
-	commit="$commit (with uncommitted changes)"
+# Uncommitted changes that can reach the measured binaries: Go and
+# assembly sources and module files, but not tests or the bench command.
+dirty=$(git -C "$root" diff --name-only HEAD -- '*.go' '*.s' '*.mod' '*.sum' 2>/dev/null |
+	{ grep -v -E '_test\.go$|^bench/[^/]*\.go$' || true; })
+if [[ -n "$dirty" ]]; then
+	commit="$commit, with uncommitted changes to $(printf '%s\n' "$dirty" | paste -sd, - | sed 's/,/, /g')"
 fi
 
 echo
@@ -323,10 +325,11 @@ echo "- command: \`$cmdline\`, $rounds rounds"
 echo "- load average (1, 5, 15 min) at the start: $load_start; 1-min after each consumer:$(for c in "${only[@]}"; do printf ' %s %s' "$c" "${load_during[$c]}"; done)"
 echo "- time: build $((t_built - t_start))s, rounds $((t_end - t_built))s"
 echo
-echo "Medians over the rounds, per operation; ratio = x/crypto / chachakit (above 1: chachakit is faster)."
+echo "Medians over the rounds, per operation; ratio = x/crypto / chachakit (above 1: chachakit is faster);"
+echo "the range is the lowest and highest of the rounds' own CPU ratios (each round's x/crypto run over its chachakit run)."
 echo
-echo "| case | unit | CPU x/crypto | CPU chachakit | CPU ratio | wall x/crypto | wall chachakit | wall ratio |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| case | unit | CPU x/crypto | CPU chachakit | CPU ratio | range | wall x/crypto | wall chachakit | wall ratio |"
+echo "|---|---|---|---|---|---|---|---|---|"
 # median CASE VARIANT FIELD: the median of a column of results.txt
 # (5: CPU, 6: wall) for one case and variant.
 median() {
@@ -334,12 +337,24 @@ median() {
 		awk '{ a[NR] = $1 } END { if (NR == 0) exit 1; m = NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; printf "%.4g", m }'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+# ratio_range CASE: the lowest and highest CPU ratio of a single round.
+ratio_range() {
+	awk -v c="$1" '$1 == c { t[$4, $3] = $5; r[$4] = 1 }
+		END {
+			for (i in r) if (t[i, "kit"] > 0) {
+				q = t[i, "x"] / t[i, "kit"]
+				if (n++ == 0 || q < lo) lo = q
+				if (n == 1 || q > hi) hi = q
+			}
+			printf "%.2f-%.2f", lo, hi
+		}' "$results"
+}
 while read -r c unit; do
 	cx=$(median "$c" x 5)
 	ck=$(median "$c" kit 5)
 	wx=$(median "$c" x 6)
 	wk=$(median "$c" kit 6)
-	echo "| $c | $unit | $cx | $ck | $(ratio "$cx" "$ck") | $wx | $wk | $(ratio "$wx" "$wk") |"
+	echo "| $c | $unit | $cx | $ck | $(ratio "$cx" "$ck") | $(ratio_range "$c") | $wx | $wk | $(ratio "$wx" "$wk") |"
 done < <(awk '!seen[$1]++ { print $1, $2 }' "$results")
 if [[ -n "$keep" ]]; then
 	echo
