@@ -321,7 +321,7 @@ echo "Consumers, end to end: $(date -u '+%Y-%m-%d %H:%M UTC'), $(go env GOVERSIO
 echo
 echo "- CPU: $cpu_model (family $cpu_family, model $cpu_modelno, stepping $cpu_stepping), $(nproc) CPUs"
 echo "- commit: $commit"
-echo "- command: \`$cmdline\`, $rounds rounds"
+echo "- command: \`$cmdline\` (rounds: $rounds)"
 echo "- load average (1, 5, 15 min) at the start: $load_start; 1-min after each consumer:$(for c in "${only[@]}"; do printf ' %s %s' "$c" "${load_during[$c]}"; done)"
 echo "- time: build $((t_built - t_start))s, rounds $((t_end - t_built))s"
 echo
