@@ -4,7 +4,7 @@ package chacha20core
 
 import (
 	"github.com/chachakit/chachakit/internal/impl"
-	"golang.org/x/sys/cpu"
+	"golang.org/x/sys/unix"
 )
 
 // The ppc64le keystream paths (chacha20_ppc64le.s): four blocks per
@@ -16,9 +16,27 @@ import (
 // The dispatcher takes the first enabled one in the order they are
 // registered.
 var (
-	useVSXPaired = cpu.PPC64.IsPOWER10
+	useVSXPaired = isPOWER10()
 	useVSX       = true
 )
+
+// isPOWER10 reports whether the CPU implements Power ISA 3.1 (POWER10), from
+// the kernel's AT_HWCAP2 bit PPC_FEATURE2_ARCH_3_1. golang.org/x/sys/cpu has
+// the same bit as PPC64.IsPOWER10 only from versions that require Go 1.26,
+// above this module's go line.
+func isPOWER10() bool {
+	const (
+		atHWCAP2       = 26
+		featureArch3_1 = 0x00040000
+	)
+	auxv, _ := unix.Auxv()
+	for _, kv := range auxv {
+		if kv[0] == atHWCAP2 {
+			return kv[1]&featureArch3_1 != 0
+		}
+	}
+	return false
+}
 
 func init() {
 	impl.Register("chacha20", "VSXPaired", &useVSXPaired)
