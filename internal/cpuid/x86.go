@@ -193,7 +193,7 @@ type X86AEAD struct {
 	// Prold selects the small kernels whose rounds rotate with VPROLD
 	// (aeadasm.SmallProldAVX512) over the ones that rotate with two shifts
 	// and a VPTERNLOGD off the chain, which win only where VPROLD takes
-	// two cycles and the shifts one (the AMD Zen 5 of 2026-11-30, which
+	// two cycles and the shifts one (the AMD Zen 5 that
 	// issues 512-bit operations as halves). On the Zen 5 with full-width
 	// 512-bit units every one of them takes two cycles and VPROLD wins:
 	// Seal of 64 bytes 175.7 ns against 182.0 for the key-scalar kernel
@@ -290,7 +290,7 @@ type X86ChaCha20 struct {
 	// 12-byte nonce form) instead of in their vector registers. It is set
 	// where the vector row code loses to the scalar rounds: on AMD Zen 5
 	// machines whose simple vector integer instructions take two cycles
-	// (bench/README.md, "AMD EPYC Zen 5, re-measured 2026-12-02").
+	// (bench/README.md, the AMD EPYC Zen 5 sections).
 	HChaCha20Scalar bool
 
 	// RowsZ2 selects, for five to eight keystream blocks, two zmm row sets
@@ -315,7 +315,7 @@ type X86ChaCha20 struct {
 	// cycles and one batch's chain of dependent rounds leaves the vector
 	// ports half idle (256 blocks 1.50x as fast, bench/README.md,
 	// "AMD EPYC Zen 5: two batches per keystream pass"). Where 512-bit
-	// operations issue as halves (the Zen 5 of 2026-11-30) one batch fills
+	// operations issue as halves (AMDZen5) one batch fills
 	// the ports, and the hybrid's free 17th block wins (an estimate).
 	Lanes2 bool
 
