@@ -19,10 +19,11 @@
 #              written against. ssh/test talks to OpenSSH: its ssh-client
 #              tests run as any user; its sshd tests skip as root, so when
 #              the script runs as root it installs openssh-server if missing
-#              and runs ssh/test as an unprivileged system user,
-#              chachakit-ssh (created if missing, no usable password). There
-#              TestValidTerminalMode is skipped: sshd run by a non-root user
-#              cannot chown a pty in this sandbox, swapped or not.
+#              (only where policy-rc.d keeps the package from starting a
+#              listening sshd) and runs ssh/test as an unprivileged system
+#              user, chachakit-ssh (created if missing, no usable password).
+#              There TestValidTerminalMode is skipped: sshd run by a non-root
+#              user cannot chown a pty in this sandbox, swapped or not.
 #   quic       github.com/quic-go/quic-go: ./internal/handshake (packet and
 #              header protection, the only package that imports x/crypto's
 #              chacha20 and chacha20poly1305, with key updates and test
@@ -43,8 +44,8 @@
 #              keeps every round trip of the STREAM construction.
 #
 # Each row first proves the swap is in effect (go list shows x/crypto's
-# chacha20poly1305 importing chachakit's aead, or chacha20 importing
-# chachakit's chacha20), runs its tests with go test -json, prints
+# chacha20poly1305 importing chachakit's aead and chacha20 importing
+# chachakit's chacha20; in an unswapped tree, neither), runs its tests with go test -json, prints
 # "NAME: N passed, N failed, N skipped", and names every failing test. Then,
 # in the swapped xcrypto consumer, "go test -run '^$'" over the packages of
 # "all" outside the standard library must build: it compiles their tests,
@@ -54,9 +55,10 @@
 # Trees: DIR/NAME/plain is the consumer as published, DIR/NAME/swapped a
 # copy of it after "chachakit swap". For xcrypto, DIR/xcrypto/swapped is the
 # small consumer module and the tests run in its .chachakit/x-crypto;
-# DIR/xcrypto/plain is x/crypto itself. The test directory of a tree is what
-# tree_dir prints. Without -keep the trees go to a temporary directory that
-# is removed at exit.
+# DIR/xcrypto/plain is x/crypto itself. Both quic trees hold the added
+# cipher-suite test (integrationtests/self/chachakit_suite_test.go). The
+# go test -json logs go to DIR/logs. Without -keep the trees go to a
+# temporary directory that is removed at exit.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
