@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,17 +13,16 @@ import (
 	"unsafe"
 )
 
+var flagPtrace = flag.Bool("trace.ptrace", false, "run TestPtrace, the amd64 trace check")
+
 // TestPtrace runs TestChild of this test binary under ptrace and checks
 // that every case gives one trace (and that every planted leak gives
 // more). It covers whatever implementations this CPU can run: on an
 // AVX-512 machine every AVX-512 and IFMA kernel, which valgrind cannot
 // execute.
 func TestPtrace(t *testing.T) {
-	if testing.Short() {
-		t.Skip("single-steps every case: run by scripts/ct-trace.sh")
-	}
-	if *flagChild {
-		t.Skip("this process is the child")
+	if !*flagPtrace || *flagChild {
+		t.Skip("single-steps every case for minutes: run by scripts/ct-trace.sh (-trace.ptrace)")
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -82,6 +82,11 @@ const (
 func ptraceRun(cmd *exec.Cmd, syms *symbols, col *collector) (steps int, err error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	restore, err := pinToOneCPU()
+	if err != nil {
+		return 0, err
+	}
+	defer restore()
 	cmd.SysProcAttr = &syscall.SysProcAttr{Ptrace: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		return 0, err
@@ -297,6 +302,31 @@ func (tr *tracer) setBreakpoint() error {
 	w[0] = 0xcc
 	_, err := syscall.PtracePokeText(tr.pid, uintptr(tr.syms.begin), w[:])
 	return err
+}
+
+// pinToOneCPU binds the calling thread, and so the child it forks, to
+// the first CPU it may run on, and returns the function that restores its
+// mask. Each step is a round trip between tracer and child: on one CPU it
+// is a switch of tasks, across two a wake-up of the other CPU, which costs
+// more than the step itself in a virtual machine.
+func pinToOneCPU() (restore func(), err error) {
+	var mask, one [16]uint64 // up to 1024 CPUs
+	size := unsafe.Sizeof(mask)
+	if _, _, e := syscall.RawSyscall(syscall.SYS_SCHED_GETAFFINITY, 0, size, uintptr(unsafe.Pointer(&mask))); e != 0 {
+		return nil, e
+	}
+	for i, w := range mask {
+		if w != 0 {
+			one[i] = w & -w
+			break
+		}
+	}
+	if _, _, e := syscall.RawSyscall(syscall.SYS_SCHED_SETAFFINITY, 0, size, uintptr(unsafe.Pointer(&one))); e != 0 {
+		return nil, e
+	}
+	return func() {
+		syscall.RawSyscall(syscall.SYS_SCHED_SETAFFINITY, 0, size, uintptr(unsafe.Pointer(&mask)))
+	}, nil
 }
 
 // peekRIP reads the instruction pointer of stopped thread tid: one
