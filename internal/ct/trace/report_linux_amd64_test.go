@@ -91,6 +91,7 @@ type collector struct {
 	syms  *symbols
 	cases map[int]*caseResult
 	cur   *caseResult
+	seen  map[uint64]bool // every address of every region
 }
 
 type traceKey struct {
@@ -108,13 +109,14 @@ type caseResult struct {
 }
 
 func newCollector(syms *symbols) *collector {
-	return &collector{syms: syms, cases: map[int]*caseResult{}}
+	return &collector{syms: syms, cases: map[int]*caseResult{}, seen: map[uint64]bool{}}
 }
 
 // A runTrace is one region being recorded.
 type runTrace struct {
 	c         *caseResult
 	syms      *symbols
+	seen      map[uint64]bool
 	h         uint64
 	n         int
 	keep      bool
@@ -140,12 +142,13 @@ func (col *collector) start(id int) *runTrace {
 		col.cur.first = nil // only the current case keeps a sequence
 	}
 	col.cur = c
-	return &runTrace{c: c, syms: col.syms, h: fnvOffset, keep: c.first == nil}
+	return &runTrace{c: c, syms: col.syms, seen: col.seen, h: fnvOffset, keep: c.first == nil}
 }
 
 // add records the next executed address of the region.
 func (r *runTrace) add(pc uint64) {
 	r.h = (r.h ^ pc) * fnvPrime
+	r.seen[pc] = true
 	if pc == r.syms.morestack {
 		r.disturbed = true
 	}
@@ -274,7 +277,34 @@ func report(w io.Writer, row string, m []manifestEntry, col *collector) bool {
 		fmt.Fprintf(w, "FAIL %s: %d cases listed, %d traced\n", row, len(m), len(ids))
 		bad++
 	}
+	if asm := col.assembly(); len(asm) > 0 {
+		fmt.Fprintf(w, "%s: the regions ran %d assembly functions of the module: %s\n", row, len(asm), strings.Join(asm, " "))
+	}
 	fmt.Fprintf(w, "%s: %d cases, %d with other than one trace; %d of %d planted leaks caught\n",
 		row, len(m)-leaks, bad-(leaks-caught), caught, leaks)
 	return bad == 0
+}
+
+// assembly lists the module's assembly functions (those whose source is a
+// .s file) that the regions entered, package.function: evidence of which
+// kernels the row traced.
+func (col *collector) assembly() []string {
+	if col.syms.lines == nil {
+		return nil
+	}
+	const prefix = "github.com/chachakit/chachakit/"
+	names := map[string]bool{}
+	for pc := range col.seen {
+		file, _, fn := col.syms.lines.PCToLine(pc)
+		if fn != nil && strings.HasSuffix(file, ".s") && strings.HasPrefix(fn.Name, prefix) &&
+			!strings.HasPrefix(fn.Name, prefix+"internal/ct/") {
+			names[strings.TrimPrefix(fn.Name, prefix)] = true
+		}
+	}
+	l := make([]string, 0, len(names))
+	for n := range names {
+		l = append(l, n)
+	}
+	slices.Sort(l)
+	return l
 }
