@@ -57,12 +57,6 @@ func traceBegin(id int) {}
 //go:noinline
 func traceEnd() {}
 
-// Names of the marker functions in the symbol table.
-const (
-	beginSymbol = "github.com/chachakit/chachakit/internal/ct/trace.traceBegin"
-	endSymbol   = "github.com/chachakit/chachakit/internal/ct/trace.traceEnd"
-)
-
 // A tcase is one traced call with fixed public inputs.
 type tcase struct {
 	name  string

@@ -6,11 +6,17 @@ import (
 	"debug/elf"
 	"debug/gosym"
 	"fmt"
+	"go/build"
 	"io"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
+)
+
+// Names of the marker functions in the symbol table.
+const (
+	beginSymbol = "github.com/chachakit/chachakit/internal/ct/trace.traceBegin"
+	endSymbol   = "github.com/chachakit/chachakit/internal/ct/trace.traceEnd"
 )
 
 // symbols are what the tracers need from the traced binary: the marker
@@ -77,7 +83,7 @@ func (s *symbols) describe(pc uint64) string {
 	}
 	if rel, ok := strings.CutPrefix(file, moduleRoot+"/"); ok {
 		file = rel
-	} else if rel, ok := strings.CutPrefix(file, runtime.GOROOT()+"/"); ok {
+	} else if rel, ok := strings.CutPrefix(file, build.Default.GOROOT+"/"); ok {
 		file = "$GOROOT/" + rel
 	}
 	return fmt.Sprintf("%#x %s+%#x (%s:%d)", pc, fn.Name, pc-fn.Entry, file, line)
