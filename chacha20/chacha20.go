@@ -137,7 +137,9 @@ func NewUnauthenticatedCipher(key, nonce []byte) (*Cipher, error) {
 
 // InitUnauthenticatedCipher sets up c, which the caller allocated, as
 // NewUnauthenticatedCipher(key, nonce) would set up a new Cipher, and returns
-// it; with a wrong key or nonce size it returns nil and the same error.
+// it; with a wrong key or nonce size it returns nil and the same error. c
+// may be a Cipher used before, or wiped: it starts over under the new key
+// and nonce.
 //
 // It is the second half of NewUnauthenticatedCipher, for functions that wrap
 // it: a wrapper written as
@@ -160,6 +162,10 @@ func InitUnauthenticatedCipher(c *Cipher, key, nonce []byte) (*Cipher, error) {
 		return nil, errors.New("chacha20: wrong nonce size")
 	}
 	wipe.Do(func() { c.s.InitFrom(key, nonce) })
+	// A Cipher used before (or wiped) starts over: no buffered keystream,
+	// counter 0. The buffer's old bytes stay until overwritten; Wipe it
+	// first to clear them.
+	c.len, c.overflow, c.wiped, c.used = 0, false, false, false
 	return c, nil
 }
 

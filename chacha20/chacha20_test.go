@@ -150,3 +150,41 @@ func TestLongCallSequences(t *testing.T) {
 		}
 	})
 }
+
+// TestInitUnauthenticatedCipherReuse: a Cipher set up again, after calls
+// that left keystream in its buffer, after SetCounter and after Wipe, gives
+// the keystream of a new one.
+func TestInitUnauthenticatedCipherReuse(t *testing.T) {
+	key, nonce := make([]byte, chacha20.KeySize), make([]byte, chacha20.NonceSize)
+	for i := range key {
+		key[i] = byte(i)
+	}
+	want := make([]byte, 300)
+	fresh, err := chacha20.NewUnauthenticatedCipher(key, nonce)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh.XORKeyStream(want, want)
+	for _, used := range []func(c *chacha20.Cipher){
+		func(c *chacha20.Cipher) { c.XORKeyStream(make([]byte, 70), make([]byte, 70)) },
+		func(c *chacha20.Cipher) { c.SetCounter(7); c.XORKeyStream(make([]byte, 5), make([]byte, 5)) },
+		func(c *chacha20.Cipher) { c.Wipe() },
+	} {
+		other := make([]byte, chacha20.KeySize)
+		other[0] = 1
+		c, _ := chacha20.NewUnauthenticatedCipher(other, make([]byte, chacha20.NonceSizeX))
+		used(c)
+		if got, err := chacha20.InitUnauthenticatedCipher(c, key, nonce); got != c || err != nil {
+			t.Fatalf("InitUnauthenticatedCipher = %p, %v; want %p, nil", got, err, c)
+		}
+		got := make([]byte, len(want))
+		c.XORKeyStream(got[:1], got[:1])
+		c.XORKeyStream(got[1:], got[1:])
+		if !bytes.Equal(got, want) {
+			t.Errorf("keystream after reuse differs from a new Cipher's")
+		}
+	}
+	if c, err := chacha20.InitUnauthenticatedCipher(new(chacha20.Cipher), key, nonce[:5]); c != nil || err == nil || err.Error() != "chacha20: wrong nonce size" {
+		t.Errorf("bad nonce: %v, %v", c, err)
+	}
+}
