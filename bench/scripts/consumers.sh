@@ -169,7 +169,9 @@ echo "=== build"
 (cd "$mod" && go build -o "$bin/rusage" ./rusage)
 
 # has_kit BIN: whether the Go binary BIN lists chachakit among its modules.
-has_kit() { go version -m "$1" | grep -q -E '^[[:space:]]+dep[[:space:]]+github\.com/chachakit/chachakit[[:space:]]'; }
+# (grep reads all of its input in these checks, -c not -q: under pipefail a
+# writer cut off by an early exit of grep -q would make the check fail.)
+has_kit() { [[ $(go version -m "$1" | grep -c -E '^[[:space:]]+dep[[:space:]]+github\.com/chachakit/chachakit[[:space:]]') != 0 ]]; }
 
 # check_kit NAME VARIANT BIN: fail unless BIN contains chachakit exactly
 # when VARIANT is kit. ok is a function BIN that says whether it does.
@@ -190,7 +192,7 @@ if selected tls; then
 	# Both are built in chachakit's module, so the module list says
 	# nothing; what tells them apart is whether the vendored package's own
 	# AEAD (its Seal method) is linked in.
-	vendored_aead() { ! go tool nm "$1" | grep -q 'vendor/golang.org/x/crypto/chacha20poly1305\.(\*chacha20poly1305)\.Seal$'; }
+	vendored_aead() { [[ $(go tool nm "$1" | grep -c 'vendor/golang.org/x/crypto/chacha20poly1305\.(\*chacha20poly1305)\.Seal$') == 0 ]]; }
 	for v in "${variants[@]}"; do check_kit tls "$v" "$bin/tls-$v" vendored_aead; done
 fi
 
@@ -220,7 +222,7 @@ if selected wireguard; then
 	(cd "$work/wireguard" && go test -c -o "$bin/wg-x.test" ./device)
 	(cd "$work/wireguard" && go test -c -modfile=go.chachakit.mod -o "$bin/wg-kit.test" ./device)
 	# Test binaries carry no module list: look for chachakit's aead.
-	kit_symbols() { go tool nm "$1" | grep -q 'github.com/chachakit/chachakit/aead\.'; }
+	kit_symbols() { [[ $(go tool nm "$1" | grep -c 'github.com/chachakit/chachakit/aead\.') != 0 ]]; }
 	for v in "${variants[@]}"; do check_kit wireguard "$v" "$bin/wg-$v.test" kit_symbols; done
 fi
 t_built=$(now)
