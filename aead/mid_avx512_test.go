@@ -19,6 +19,15 @@ import (
 // under every aead implementation, so the lengths are also checked on the
 // other paths.
 
+// anyIFMA lets the route take the IFMA kernels at every length for the rest
+// of t, as on the cores where internal/cpuid's X86IFMAMin is 0, so that the
+// mid-size kernel runs on every CPU that has it.
+func anyIFMA(t testing.TB) {
+	old := ifmaMin
+	ifmaMin = 0
+	t.Cleanup(func() { ifmaMin = old })
+}
+
 func mid512Rand(r *rand.Rand, n int) []byte {
 	b := make([]byte, n)
 	for i := range b {
@@ -58,6 +67,7 @@ func mid512Check(t *testing.T, ours, ref cipher.AEAD, nonce, msg, ad []byte, n, 
 // destination offsets 0..7 varying with the length, for ChaCha20-Poly1305
 // and XChaCha20-Poly1305.
 func TestMidAVX512Lengths(t *testing.T) {
+	anyIFMA(t)
 	cryptotest.Run(t, "aead", func(t *testing.T) {
 		r := rand.New(rand.NewPCG(8, 512))
 		key := mid512Rand(r, 32)
@@ -83,6 +93,7 @@ func TestMidAVX512Lengths(t *testing.T) {
 // TestMidAVX512Combinations: in the mid path's range, every additional
 // data length 0..40 and every source and destination offset 0..7.
 func TestMidAVX512Combinations(t *testing.T) {
+	anyIFMA(t)
 	cryptotest.Run(t, "aead", func(t *testing.T) {
 		r := rand.New(rand.NewPCG(8, 513))
 		key := mid512Rand(r, 32)
@@ -112,6 +123,7 @@ func TestMidAVX512Combinations(t *testing.T) {
 // the partial block) or additional data byte fails with errOpen and leaves
 // dst's region all zero, in place and not.
 func TestMidAVX512Tamper(t *testing.T) {
+	anyIFMA(t)
 	cryptotest.Run(t, "aead", func(t *testing.T) {
 		r := rand.New(rand.NewPCG(8, 514))
 		key := mid512Rand(r, 32)
@@ -165,6 +177,7 @@ func TestMidAVX512Tamper(t *testing.T) {
 // (GODEBUG=cpu.avx512ifma=off); forcing another ChaCha20 or Poly1305 path
 // switches it off.
 func TestMidAVX512Runs(t *testing.T) {
+	anyIFMA(t)
 	if !registered("aead", "AVX512Stitched") {
 		// Strict mode's CHACHAKIT_EXPECT/ABSENT say whether it should be.
 		t.Skip("AVX512Stitched is not available on this CPU")
@@ -205,6 +218,7 @@ func TestMidAVX512Runs(t *testing.T) {
 }
 
 func TestMidAVX512Allocs(t *testing.T) {
+	anyIFMA(t)
 	cryptotest.Run(t, "aead", func(t *testing.T) {
 		key := make([]byte, 32)
 		a, _ := New(key)

@@ -71,7 +71,7 @@ func pick(n, adLen int, open bool) aeadasm.Kernel {
 	// additional data are not hidden behind batch 1's 8 lanes), and from
 	// 1025 bytes with at most 512. An Open in place reads a copy of the
 	// ciphertext that the kernel makes in its frame.
-	case avx512 && k.Has(aeadasm.MidAVX512) &&
+	case avx512 && k.Has(aeadasm.MidAVX512) && n >= ifmaMin &&
 		(n <= 15*64 && adLen <= 256 || n > aeadasm.MidAVX512SmallMax && n <= aeadasm.MidAVX512Max && adLen <= 512):
 		return aeadasm.MidAVX512
 
@@ -96,7 +96,7 @@ func pick(n, adLen int, open bool) aeadasm.Kernel {
 	// it needs two batches to gain anything; an Open MACs the batch it
 	// decrypts.
 	case open && n >= aeadasm.Batch || n >= 2*aeadasm.Batch:
-		if avx512 && stitchedIFMA && n >= ifmaLoopMin && k.Has(aeadasm.StitchedIFMA) {
+		if avx512 && stitchedIFMA && n >= max(ifmaLoopMin, ifmaMin) && k.Has(aeadasm.StitchedIFMA) {
 			return aeadasm.StitchedIFMA
 		}
 		if avx512 {
@@ -152,6 +152,16 @@ var smallHandoff = x86AEAD().SealHandoff
 var stitchedIFMA = x86AEAD().LoopIFMA
 
 var ifmaLoopMin = 8192 // a variable for the tests
+
+// ifmaMin is the shortest message that takes a kernel with the MAC in IFMA
+// lanes (the mid-size AVX-512 kernel, the stitched loop's IFMA form) on
+// this CPU (internal/cpuid's X86IFMAMin: 0, or 8 KiB on Intel's cores,
+// where IFMA code slows the code after it by more than it saves below
+// that); a variable for the tests.
+var ifmaMin = func() int {
+	x, _ := cpuid.ReadX86()
+	return cpuid.X86IFMAMin(x)
+}()
 
 // subkeyFirstMax is the longest message for which XChaCha20-Poly1305
 // derives its subkey with chacha20core.HChaCha20 before the route table, so

@@ -168,6 +168,7 @@ func TestStitchedIFMARoutes(t *testing.T) {
 	}
 	defer func(v bool, m int) { stitchedIFMA, ifmaLoopMin = v, m }(stitchedIFMA, ifmaLoopMin)
 	ifmaLoopMin = 0
+	anyIFMA(t)
 	ours, ref, nonce := routeAEADs(5)
 	for _, ifma := range []bool{false, true} {
 		stitchedIFMA = ifma
@@ -201,6 +202,7 @@ func BenchmarkStitchedIFMA(b *testing.B) {
 	defer func(v bool) { stitchedIFMA = v }(stitchedIFMA)
 	defer func(m int) { ifmaLoopMin = m }(ifmaLoopMin)
 	ifmaLoopMin = 0
+	anyIFMA(b)
 	benchChoice(b, a, nonce, []int{2048, 4096, 8192, 16384}, "loop", [2]string{"integer", "ifma"},
 		func(ifma bool) { stitchedIFMA = ifma })
 }

@@ -15,13 +15,23 @@ import (
 // and the registry can switch each of them off. Scalar runs on every amd64
 // CPU. The IFMA function also uses AVX2 instructions for its last few steps.
 var (
-	useIFMA   = cpu.X86.HasAVX512F && cpu.X86.HasAVX512IFMA && cpu.X86.HasAVX2
+	hasIFMA   = cpu.X86.HasAVX512F && cpu.X86.HasAVX512IFMA && cpu.X86.HasAVX2
+	useIFMA   = hasIFMA && ifmaDefault()
 	useAVX2   = cpu.X86.HasAVX2
 	useScalar = true
 )
 
+// ifmaDefault reports whether the IFMA path is the default where the CPU
+// has it: not on the cores where internal/cpuid's X86IFMAMin keeps IFMA
+// code to long AEAD messages, which take their own kernels, not this
+// package.
+func ifmaDefault() bool {
+	x, _ := cpuid.ReadX86()
+	return cpuid.X86IFMAMin(x) == 0
+}
+
 func init() {
-	impl.Register("poly1305", "AVX512IFMA", &useIFMA)
+	impl.RegisterAvailable("poly1305", "AVX512IFMA", &useIFMA, hasIFMA)
 	impl.Register("poly1305", "AVX2", &useAVX2)
 	impl.Register("poly1305", "Scalar", &useScalar)
 }
