@@ -100,7 +100,7 @@ func pathLines(p platform, sel []selection) []string {
 // best left after the CPU or GODEBUG took the faster ones away, a choice
 // the CPU's family makes (archReason), or the best path the CPU has.
 func pathReason(p platform, s selection) string {
-	var better []string
+	var better, passed []string
 	registered := false
 	for _, i := range s.Implementations {
 		if i.Name == impl.Portable {
@@ -112,6 +112,8 @@ func pathReason(p platform, s selection) string {
 		}
 		if n := featureWord(i.Name); !i.Available && !slices.Contains(better, n) {
 			better = append(better, n)
+		} else if i.Available {
+			passed = append(passed, n)
 		}
 	}
 	switch {
@@ -131,6 +133,11 @@ func pathReason(p platform, s selection) string {
 	}
 	if r := archReason(s.Package, s.Selected); r != "" {
 		return r
+	}
+	if len(passed) > 0 {
+		// Available but off by default: a choice by CPU family (for
+		// example no IFMA on Intel, internal/cpuid's X86IFMAMin).
+		return fmt.Sprintf("%s left off on this CPU family (slower in context)", strings.Join(passed, ", "))
 	}
 	return "the fastest path this CPU has"
 }
