@@ -110,8 +110,7 @@ func pick(n, adLen int, open bool) aeadasm.Kernel {
 // smallMax and smallMaxAVX2 are the longest messages of the AVX-512 and
 // the AVX2 small kernels on this core (internal/cpuid's X86AEADFor:
 // SmallMax, 192 bytes, the row-set kernels' limit, on most cores, 448 on
-// AMD Zen 1 and AMD Zen 4; SmallMaxAVX2, 448, the kernels' limit,
-// except on Sapphire Rapids).
+// AMD Zen 1 and AMD Zen 4; SmallMaxAVX2, 448, the kernels' limit).
 var (
 	smallMax     = min(x86AEAD().SmallMax, aeadasm.SmallAVX512Max)
 	smallMaxAVX2 = min(x86AEAD().SmallMaxAVX2, aeadasm.SmallAVX2Max)

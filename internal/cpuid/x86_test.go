@@ -96,7 +96,7 @@ func TestReadX86(t *testing.T) {
 // default.
 func TestX86AEADFor(t *testing.T) {
 	want := map[X86Core]X86AEAD{
-		IntelSapphireRapids: {SmallMax: 192, SmallMaxAVX2: 192, Prold: true, LoopIFMA: true},
+		IntelSapphireRapids: {SmallMax: 192, SmallMaxAVX2: 448, Prold: true, LoopIFMA: true},
 		AMDZen5:             {SmallMax: 192, SmallMaxAVX2: 448, KeyScalar: true},
 		AMDZen5Wide:         {SmallMax: 192, SmallMaxAVX2: 448, Prold: true, KeyScalar: true, OpenKeyFirst: true, SealHandoff: true, BatchWide: true},
 		AMDZen4:             {SmallMax: 448, SmallMaxAVX2: 448, OpenFirstMin: 321, Prold: true, ProldMin: 65},
