@@ -126,7 +126,6 @@ func writeSVG(w io.Writer, title, subtitle string, ss []series) error {
 	}
 	fmt.Fprintf(&b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="black" stroke-width="1.5"/>`+"\n", plotL, y(1), plotR, y(1))
 	fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end" font-weight="bold">1x</text>`+"\n", plotL-6, y(1)+4)
-	fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end" fill="#555">same speed</text>`+"\n", plotR-6, y(1)-6)
 	// x axis ticks at the measured sizes.
 	var sizes []int
 	for _, s := range ss {
