@@ -146,8 +146,7 @@ var smallHandoff = x86AEAD().SealHandoff
 // stitchedIFMA selects the stitched loop with the MAC in IFMA lanes on this
 // core (internal/cpuid's X86AEADFor), from ifmaLoopMin bytes: it computes
 // the IFMA powers of r before its first batch, which costs it what it wins
-// below 8 KiB (BenchmarkStitchedIFMA: level at 8 KiB, 5% faster at 16 KiB
-// on an Emerald Rapids core).
+// below 8 KiB (BenchmarkStitchedIFMA; bench/README.md).
 var stitchedIFMA = x86AEAD().LoopIFMA
 
 var ifmaLoopMin = 8192 // a variable for the tests

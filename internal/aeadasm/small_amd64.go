@@ -102,9 +102,9 @@ func aeadSmall7AVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16
 func aeadSmall7IFMA(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
 
 // small7IFMA selects aeadSmall7IFMA from small7IFMAMin bytes on: below, the
-// powers of r cost what the eight-block steps save (AMD Zen 4, Seal and
-// Open: 200 bytes 5% slower, 256 level, 320 and 384 7-9% faster). Variables
-// for the tests, which run both kernels.
+// powers of r cost what the eight-block steps save (bench/README.md, the
+// AMD Zen 4 sections, where the threshold was measured). Variables for the
+// tests, which run both kernels.
 var (
 	small7IFMA    = hasIFMA
 	small7IFMAMin = 257
@@ -212,8 +212,8 @@ func OneSet(k Kernel) bool {
 // SmallKeyFirstAVX512, SmallHandoffAVX512, SmallKeyScalarAVX512,
 // SmallAVX512) and messages of at most 64 bytes with
 // a 12-byte nonce: the route's shortest calls, with one layer between the
-// caller and the kernel instead of Seal's three (a 64-byte Seal about 3%
-// faster on AMD Zen 5, bench/README.md). Other arguments panic.
+// caller and the kernel instead of Seal's three (bench/README.md, the 64-byte
+// cells of the AMD EPYC Zen 5 sections). Other arguments panic.
 func SealOne(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte) {
 	one(k, key, nonce, dst, src, ad, tag, 0)
 }

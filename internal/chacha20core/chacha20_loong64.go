@@ -83,7 +83,7 @@ func xorBlocksRows(s *State, dst, src *byte, blocks int)
 // code, whose cost grows block by block, costs less than a whole vector
 // iteration (8 or 4 blocks) and its buffer. Counted under QEMU's la464
 // through the public API, the row code is cheaper than one LASX iteration
-// up to 4 blocks, but at 4 only by 3%, and it runs its blocks one after the
+// up to 4 blocks, but at 4 only barely, and it runs its blocks one after the
 // other where the vector code runs them side by side, so LASX takes over
 // from 4 blocks as LSX does.
 const (
