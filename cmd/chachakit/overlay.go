@@ -360,7 +360,7 @@ func checkToolchain(env goEnv) ([]string, *fingerprint, error) {
 			}
 		}
 		return nil, nil, fmt.Errorf("%s: the vendored golang.org/x/crypto/chacha20poly1305 in %s is not one this chachakit knows.\nCompared with that of %s:\n%s"+
-			"The overlay would replace files nobody has checked, so it refuses; a chachakit release that knows them is needed.",
+			"The overlay would replace files nobody has checked, so it refuses; a chachakit release that knows them is needed",
 			goversion, dir, ref.releases, ref.diff(got))
 	}
 	return names, match, nil
