@@ -46,9 +46,9 @@ func cpuDetails() map[string]string {
 // has": the MIDR_EL1 table picks the ChaCha20 mix and the AEAD loop per
 // core; "" when it does not apply.
 func archReason(pkg, selected string) string {
-	core := "a core MIDR_EL1 does not name"
+	core := "a core not in the MIDR table"
 	if midr, ok := cpuid.MIDR(); !ok {
-		core = "an unknown core (MIDR_EL1 unreadable)"
+		core = "an unknown core (no MIDR)"
 	} else if n := cpuid.CoreName(midr); n != "" {
 		core = n
 	}
@@ -56,7 +56,7 @@ func archReason(pkg, selected string) string {
 	case pkg == "chacha20" && selected == "NEON4x1" && cpuid.ChaCha20MixHere() == cpuid.Mix4x1:
 		return "the 4+1 mix is faster on " + core
 	case pkg == "chacha20" && selected == "NEON6x2":
-		return "the default mix, chosen for " + core
+		return "default mix, for " + core
 	case pkg == "aead" && selected == "Go" && cpuid.AEADLoopHere() == cpuid.LoopSeparate:
 		return "separate passes are faster on " + core
 	case pkg == "aead" && selected != "Go":

@@ -38,7 +38,7 @@ var pathWords = map[string]string{
 	"chacha20/AVX512":    "AVX-512 assembly, 16 blocks per pass",
 	"chacha20/AVX2":      "AVX2 assembly, 8 blocks per pass",
 	"chacha20/SSSE3":     "SSSE3 assembly, 4 blocks per pass",
-	"chacha20/NEON6x2":   "NEON assembly, 6 vector and 2 scalar blocks per pass",
+	"chacha20/NEON6x2":   "NEON assembly, 6 vector + 2 scalar blocks a pass",
 	"chacha20/NEON4x1":   "NEON assembly, 4 vector and 1 scalar block per pass",
 	"chacha20/LASXFused": "LASX assembly, XOR inside the keystream loop",
 	"chacha20/LASX":      "LASX assembly, then a separate XOR",
