@@ -23,7 +23,7 @@ import (
 // set and 2-3 in another, row 3 of block b (its counter and nonce words)
 // taken from rows[4b:4b+4], so that the four counters need not follow each
 // other, and store the keystream to out. s.Counter is neither read nor
-// changed. The AVX-512 form rotates with VPROLD (xorRowsYAVX512's rounds),
+// changed. The AVX-512 form rotates with VPROLD (qrAVX512's rounds),
 // the AVX2 one with byte shuffles and shift pairs (the AVX2 row code).
 // The vector registers are cleared before returning (key material).
 func genKeyTail() {

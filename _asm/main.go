@@ -10,7 +10,6 @@
 //	-gen chacha20   internal/chacha20core/chacha20_amd64.s keystream, HChaCha20, lanes
 //	-gen small      internal/aeadasm/small_amd64.s        AEAD kernels of short messages
 //	-gen midavx2    internal/aeadasm/mid_avx2_amd64.s     mid-size AVX2 AEAD kernels
-//	-gen midavx512  internal/aeadasm/mid_avx512_amd64.s   mid-size AVX-512 AEAD kernels
 //	-gen lanesaead  internal/aeadasm/lanes_amd64.s        aead.Batch's kernels
 //	-gen stitched   internal/aeadasm/stitched_amd64.s     the long-message AEAD loops
 //
@@ -73,9 +72,10 @@
 // blocks asked for and reads only the matching source bytes. Extra lanes of
 // the counter wrap modulo 2^32 like the rest, but they are never written.
 //
-// The same file holds the special cases the route of package chacha20core
-// picks per core (row code with VPROLD rounds, two zmm row sets, one block on
-// the integer units, 32-block passes) and HChaCha20 in the row layout.
+// The same file holds the AVX-512 row code the route of package
+// chacha20core picks by length (VPROLD rounds for one or two blocks) and per
+// core (two zmm row sets for five to eight blocks), and HChaCha20 in the
+// row layout.
 // laneBlocksAVX512 and laneBlocksAVX2 (lanes.go) compute LaneBlocks: up to
 // 16 independent blocks, each with its own key, counter and nonce, in the
 // transposed or row layout after their number.
@@ -113,7 +113,6 @@ const signature = "func(s *[12]uint32, dst []byte, src []byte)"
 var (
 	sigma    Mem // "expand 32-byte k", the first row
 	iota16   Mem // 0, 1, ..., 15: per-lane counter offsets of a transposed batch
-	iota16hi Mem // 16, 17, ..., 31: the same for the second batch of a 32-block pass
 	rowLanes Mem // {0,0,0,0, 1,0,0,0, 2,0,0,0, 3,0,0,0}: per-lane counter offsets of a row batch
 	rowStep2 Mem // {2,0,0,0} x2: second ymm row set
 	rowStep1 Mem // {1,0,0,0}: second xmm row set
@@ -135,30 +134,23 @@ var families = map[string]func(){
 	"xorbytes": genXORBytes,
 	"poly1305": genPoly1305,
 	"chacha20": func() {
-		constants("sigma", "iota16", "iota16hi", "rowLanes", "rowStep2", "rowStep1", "rowStep4", "rol16", "rol8")
+		constants("sigma", "iota16", "rowLanes", "rowStep2", "rowStep1", "rowStep4", "rol16", "rol8")
 		genAVX512()
-		genXORLanes2AVX512()
 		genRowsProldAVX512()
 		genRowsZ2AVX512()
-		genRowsYAVX512()
-		genBlockScalar()
 		genAVX2()
 		genSSSE3()
-		genHChaCha20s()
+		genHChaCha20("ProldAVX512", func() { qrAVX512([]quad{{Y0, Y1, Y2, Y3}}) })
+		genHChaCha20("AVX2", func() { vecISA{name: "AVX2", width: 32, avx: true}.qr([]quad{{Y0, Y1, Y2, Y3}}, []VecPhysical{Y13}) })
 		genLanesAVX512()
 		genLanesAVX2()
-		genLanes2AVX512()
-		genSetRunAVX512()
 	},
 	"small": func() {
 		constants("sigma", "iota16", "rowLanes", "rowStep2", "rol16", "rol8", "midMask")
 		genSmall()
-		genSmall7AVX512()
-		genOpenFirstAVX2()
 	},
 	"midavx2":   func() { constants("sigma", "iota16", "rowLanes", "rowStep2", "rol16", "rol8", "midMask"); genMidAVX2() },
-	"midavx512": func() { constants("sigma", "iota16", "rowLanes"); genMidAVX512() },
-	"lanesaead": func() { constants("sigma", "lanesCtr", "tagPerm"); genLanesAEAD(); genLanes2MAC() },
+	"lanesaead": func() { constants("sigma", "lanesCtr", "tagPerm"); genLanesAEAD() },
 	"stitched": func() {
 		constants("sigma", "iota16", "rol16", "rol8")
 		genStitched()
@@ -168,7 +160,7 @@ var families = map[string]func(){
 	},
 }
 
-var gen = flag.String("gen", "", "the file to generate: cpuid, xorbytes, poly1305, chacha20, small, midavx2, midavx512, lanesaead or stitched")
+var gen = flag.String("gen", "", "the file to generate: cpuid, xorbytes, poly1305, chacha20, small, midavx2, lanesaead or stitched")
 
 func main() {
 	flag.Parse()
@@ -198,11 +190,6 @@ var tables = map[string]func(){
 	"iota16": func() {
 		for i := 0; i < 16; i++ {
 			DATA(4*i, U32(uint32(i)))
-		}
-	},
-	"iota16hi": func() {
-		for i := 0; i < 16; i++ {
-			DATA(4*i, U32(uint32(16+i)))
 		}
 	},
 	"rowLanes": func() {
@@ -265,7 +252,7 @@ func rotMask(r int) {
 // a table used but not emitted fails to assemble).
 func constants(names ...string) {
 	for name, m := range map[string]*Mem{
-		"sigma": &sigma, "iota16": &iota16, "iota16hi": &iota16hi, "rowLanes": &rowLanes, "rowStep2": &rowStep2,
+		"sigma": &sigma, "iota16": &iota16, "rowLanes": &rowLanes, "rowStep2": &rowStep2,
 		"rowStep1": &rowStep1, "rowStep4": &rowStep4, "rol16": &rol16, "rol8": &rol8, "midMask": &midMask,
 		"lanesCtr": &lanesCtr, "tagPerm": &tagPerm,
 	} {
@@ -357,7 +344,23 @@ func qrInPlace(qs [][4]int, locs wordLocs) {
 
 // qrAVX512 emits one quarter round on each quad, interleaved instruction by
 // instruction; VPROLD rotates in one instruction and needs no temporary.
-func qrAVX512(qs []quad) { run(rowQROps(qs)) }
+func qrAVX512(qs []quad) {
+	for _, r := range [2]uint8{16, 8} {
+		r2 := map[uint8]uint8{16: 12, 8: 7}[r]
+		for _, step := range []func(q quad){
+			func(q quad) { VPADDD(q[1], q[0], q[0]) },
+			func(q quad) { VPXORD(q[0], q[3], q[3]) },
+			func(q quad) { VPROLD(U8(r), q[3], q[3]) },
+			func(q quad) { VPADDD(q[3], q[2], q[2]) },
+			func(q quad) { VPXORD(q[2], q[1], q[1]) },
+			func(q quad) { VPROLD(U8(r2), q[1], q[1]) },
+		} {
+			for _, q := range qs {
+				step(q)
+			}
+		}
+	}
+}
 
 // yreg returns Yi (Y16-Y31 need AVX-512VL encodings).
 func yreg(i int) VecPhysical {
@@ -672,10 +675,8 @@ func addInputZ16(ctr VecPhysical) {
 
 // transposeZ16 transposes a 16-lane batch in Z0-Z15 (state word w of lane
 // l in lane l of Zw) so that Zb holds block b, with t as scratch.
-func transposeZ16(t [4]VecPhysical) { transposeZ16At(zreg, t) }
-
-// transposeZ16At is transposeZ16 on the batch in z(0)..z(15).
-func transposeZ16At(z func(int) VecPhysical, t [4]VecPhysical) {
+func transposeZ16(t [4]VecPhysical) {
+	z := zreg
 	for g := 0; g < 4; g++ {
 		// Within each 128-bit lane l: words 4g..4g+3 of blocks 4l+k land in
 		// register 4g+k.
@@ -806,7 +807,7 @@ func hybridRounds(f avx512Frame, pre wordLocs, rounds string) {
 	Comment("Vector lanes: column 0 of the first column round, counters s.Counter+0 ... s.Counter+15.")
 	vecColumn0()
 	Comment("Scalar block: counter s.Counter+16.")
-	scalarLoad(f, 16)
+	scalarLoad(f)
 
 	Comment("First diagonal round of the vector lanes, first double round of the scalar block.")
 	merge(firstDiag(), scalarDROps(f))
@@ -821,10 +822,10 @@ func hybridRounds(f avx512Frame, pre wordLocs, rounds string) {
 // sigmaWords: "expand 32-byte k" as four words.
 var sigmaWords = [4]uint32{0x61707865, 0x3320646e, 0x79622d32, 0x6b206574}
 
-// scalarLoad loads the scalar block's input words for counter
-// s.Counter+ctr from the State at rState into scalarReg, scalarC and the
+// scalarLoad loads the hybrid batch's scalar block's input words (counter
+// s.Counter+16) from the State at rState into scalarReg, scalarC and the
 // frame (words 10 and 11); rState itself becomes word 12, last.
-func scalarLoad(f avx512Frame, ctr int) {
+func scalarLoad(f avx512Frame) {
 	for w := 0; w < 4; w++ {
 		MOVL(U32(sigmaWords[w]), scalarReg[w])
 	}
@@ -841,9 +842,7 @@ func scalarLoad(f avx512Frame, ctr int) {
 		MOVL(mem(rState, offNonce+4*(w-13)), scalarReg[w])
 	}
 	MOVL(mem(rState, offCounter), EAX) // last: rState is scalar word 12
-	if ctr != 0 {
-		ADDL(U8(ctr), EAX)
-	}
+	ADDL(U8(16), EAX)
 }
 
 // hybridScalarStore emits the end of the hybrid batch's scalar block
@@ -851,13 +850,6 @@ func scalarLoad(f avx512Frame, ctr int) {
 // dst+off. It reloads rState, rSrc and rDst from the frame.
 func hybridScalarStore(f avx512Frame, off int) {
 	Comment("Scalar block: add the input, XOR and store as block 16.")
-	scalarStore(f, off, 16)
-}
-
-// scalarStore emits the end of a scalar block of counter s.Counter+ctr:
-// the input added, src+off XORed in, the result stored to dst+off. It
-// reloads rState, rSrc and rDst from the frame.
-func scalarStore(f avx512Frame, off, ctr int) {
 	MOVL(scalarC[0], f.words.Offset(4*8))
 	MOVL(scalarC[1], f.words.Offset(4*9))
 	MOVL(EAX, f.words.Offset(4*12))
@@ -877,9 +869,7 @@ func scalarStore(f avx512Frame, off, ctr int) {
 			ADDL(mem(rState, offKey+4*(w-4)), r)
 		case w == 12:
 			ADDL(mem(rState, offCounter), r)
-			if ctr != 0 {
-				ADDL(U8(ctr), r)
-			}
+			ADDL(U8(16), r)
 		default:
 			ADDL(mem(rState, offNonce+4*(w-13)), r)
 		}
@@ -889,9 +879,11 @@ func scalarStore(f avx512Frame, off, ctr int) {
 }
 
 // genRowsProldAVX512 emits xorRowsProldAVX512: xorBlocksAVX512's code for
-// one or two blocks (the ymm row set of rowAVX512) with VPROLD rotations,
-// for cores on which qrLowLatency's shifts compete for the shift ports
-// (see genSmallAVX512 in small.go).
+// one or two blocks (the ymm row set of rowAVX512) with VPROLD rotations
+// instead of qrLowLatency's shift pairs, which compete for the shift ports.
+// Package chacha20core's dispatcher takes it for every call of one or two
+// blocks on the AVX512 path; the row code inside xorBlocksAVX512 computes
+// the tails of longer calls.
 func genRowsProldAVX512() {
 	TEXT("xorRowsProldAVX512", NOSPLIT, signature)
 	Doc("xorRowsProldAVX512 XORs len(src)/64 keystream blocks, one or two, into dst",
@@ -928,48 +920,6 @@ func genRowsZ2AVX512() {
 			VPXORD(mem(rSrc, 64*(4*i+blk)), r, r)
 			VMOVDQU32(r, mem(rDst, 64*(4*i+blk)))
 		})
-	}
-	vecReturn()
-}
-
-// genRowsYAVX512 emits xorRowsYAVX512, the keystream of three or four
-// blocks in two ymm row sets (two blocks each) interleaved, rotating with
-// VPROLD, in place of xorBlocksAVX512's zmm row set, for cores that split a
-// zmm operation into two 256-bit halves and run the two ymm chains faster
-// (AMD Zen 4: internal/cpuid's X86ChaCha20.RowsY). Three and four sets for
-// five to eight blocks measured no faster there than the 8-lane batch
-// (bench/README.md), and qrLowLatency's extra shifts no faster than VPROLD
-// once two chains share the shift units. The inputs live in Y16-Y19, so
-// the moves take EVEX encodings (evexRows), and VSHUFI64X2 gathers each
-// block's halves as VPERM2I128 would.
-func genRowsYAVX512() {
-	TEXT("xorRowsYAVX512", NOSPLIT, signature)
-	Doc("xorRowsYAVX512 XORs len(src)/64 keystream blocks, three or four, into dst",
-		"as xorBlocksAVX512 does, in two ymm row sets.")
-	prologue()
-	Comment("Y16: constants, Y17/Y18: key, Y19/Y20: counter and nonce of sets 0 and 1",
-		"(counters +0/+1 and +2/+3).")
-	VBROADCASTI32X4(sigma, Y16)
-	VBROADCASTI32X4(mem(rState, offKey), Y17)
-	VBROADCASTI32X4(mem(rState, offKey+16), Y18)
-	VBROADCASTI32X4(mem(rState, offCounter), Y19)
-	VPADDD(rowLanes, Y19, Y19)
-	VPADDD(rowStep2, Y19, Y20)
-	sets := []quad{{Y0, Y1, Y2, Y3}, {Y4, Y5, Y6, Y7}}
-	in := setInputs([3]VecPhysical{Y16, Y17, Y18}, Y19, Y20)
-	evexRows.rowRounds("rowy2", sets, in, qrAVX512)
-	Comment("Lane l of set i is block 2i+l; block 3 only if asked for.")
-	for i, q := range sets {
-		for l, imm := range []uint8{0x00, 0x03} {
-			blk := 2*i + l
-			skipUnless(blk, 3, "tail_done")
-			VSHUFI64X2(U8(imm), q[1], q[0], Y8)
-			VSHUFI64X2(U8(imm), q[3], q[2], Y9)
-			VPXORD(mem(rSrc, 64*blk), Y8, Y8)
-			VPXORD(mem(rSrc, 64*blk+32), Y9, Y9)
-			VMOVDQU32(Y8, mem(rDst, 64*blk))
-			VMOVDQU32(Y9, mem(rDst, 64*blk+32))
-		}
 	}
 	vecReturn()
 }

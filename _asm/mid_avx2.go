@@ -105,7 +105,6 @@ const rowMaxT = 6 * 64
 func genMidAVX2() {
 	genMidAVX2Kernel(false)
 	genMidAVX2Kernel(true)
-	genOpenAheadAVX2()
 }
 
 // midStoreOps returns storeAVX2's transposition of the batch (words 0-7 in

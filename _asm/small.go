@@ -2,7 +2,6 @@ package main
 
 import (
 	"strconv"
-	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -17,11 +16,8 @@ import (
 //	func aeadSmallAVX2(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
 //
 // (the declarations are in internal/aeadasm/small_amd64.go; every small
-// kernel has this signature: aeadSmall5AVX2 and aeadSmall7AVX2, small7.go;
-// aeadSmallProldAVX512 and aeadSmall3ProldAVX512, the AVX-512 two with
-// VPROLD rounds, see genSmallAVX512; aeadSmallKeyScalarAVX512 and
-// aeadSmallKeyScalarAVX2, with the key block on the integer units too,
-// smallkey.go; the key-first and handoff kernels, smallfirst.go)
+// kernel has this signature, aeadSmall5AVX2 and aeadSmall7AVX2 too, see
+// genSmallRowsAVX2)
 //
 // For messages of at most 64 bytes the AEAD is one ChaCha20 block pair and a
 // few Poly1305 blocks, and every step is on one dependency chain: block 0's
@@ -74,84 +70,21 @@ import (
 // with a mask of n bytes from midMask (so no keystream byte past the
 // message reaches memory), builds the MAC input in mac, and copies the
 // result from blk to dst (Open: only if the tag matches); then it wipes
-// blk. The rounds are the AVX2 row code's (vecISA.qr). aeadSmallKeyScalarAVX2
-// is its one-set form (up to 64 bytes, a 12-byte nonce) with the scalar
-// block 0 beside the rounds, as aeadSmallKeyScalarAVX512 (smallkey.go).
+// blk. The rounds are the AVX2 row code's (vecISA.qr).
 
 func genSmall() {
-	for _, prold := range []bool{false, true} {
-		genSmallAVX512(false, prold, false, false, false)
-		genSmallAVX512(true, prold, false, false, false)
-	}
-	genSmallAVX512(false, false, true, false, false)
-	genSmallAVX512(false, true, true, true, false)
-	genSmallAVX512(false, true, true, false, true)
-	genSmallAVX2(midMask, false, false, false) // midMask: 64 bytes of 0xff, then 64 zeros
-	genSmallAVX2(midMask, true, false, false)
-	genSmallAVX2(midMask, true, true, false)
-	genSmallAVX2(midMask, true, false, true)
+	genSmallAVX512(false)
+	genSmallAVX512(true)
+	genSmallAVX2(midMask) // midMask: 64 bytes of 0xff, then 64 zeros
 	genSmallRowsAVX2(3, midMask)
 	genSmallRowsAVX2(4, midMask)
-}
-
-// genHChaCha20s emits HChaCha20 on the AVX-512VL and AVX2 rounds of the
-// small kernels, for package chacha20core.
-func genHChaCha20s() {
-	genHChaCha20("AVX512", func() { qrLowLatency([]quad{{Y0, Y1, Y2, Y3}}, [][2]VecPhysical{{Y13, Y14}}) })
-	genHChaCha20("ProldAVX512", func() { qrAVX512([]quad{{Y0, Y1, Y2, Y3}}) })
-	v := vecISA{name: "AVX2", width: 32, avx: true}
-	genHChaCha20("AVX2", func() { v.qr([]quad{{Y0, Y1, Y2, Y3}}, []VecPhysical{Y13}) })
-	genHChaCha20XMM()
-}
-
-// genHChaCha20XMM emits hChaCha20XMM, genHChaCha20's computation in one xmm
-// row set (VEX-encoded, so AVX): the AVX2 kernel broadcasts its rows to both
-// 128-bit lanes of ymm registers and computes HChaCha20 twice, which costs
-// nothing on cores with full-width ymm units but doubles every instruction
-// on cores that split them into halves (internal/cpuid's
-// X86ChaCha20.XMMBlocks: AMD Zen 1).
-func genHChaCha20XMM() {
-	TEXT("hChaCha20XMM", NOSPLIT, "func(out *[32]byte, key *[32]byte, nonce *[16]byte)")
-	Doc("hChaCha20XMM computes HChaCha20 of key and nonce into out in xmm registers: see _asm/small.go.")
-	v := vecISA{name: "XMM", width: 16, avx: true}
-	q := quad{X0, X1, X2, X3}
-	Load(Param("key"), RAX)
-	Load(Param("nonce"), RBX)
-	Comment("Rows: the constant, the key's two halves, the nonce.")
-	VMOVDQU(sigma, X0)
-	VMOVDQU(Mem{Base: RAX}, X1)
-	VMOVDQU(Mem{Base: RAX, Disp: 16}, X2)
-	VMOVDQU(Mem{Base: RBX}, X3)
-	Comment("Ten double rounds: columns, then the diagonals moved into columns and back.")
-	MOVL(U32(10), R13L)
-	Label("hchacha_xmm_rounds")
-	v.qr([]quad{q}, []VecPhysical{X13})
-	v.pshufd(0x93, X0)
-	v.pshufd(0x39, X2)
-	v.pshufd(0x4e, X3)
-	v.qr([]quad{q}, []VecPhysical{X13})
-	v.pshufd(0x39, X0)
-	v.pshufd(0x93, X2)
-	v.pshufd(0x4e, X3)
-	DECL(R13L)
-	JNZ(LabelRef("hchacha_xmm_rounds"))
-	Comment("Rows 0 and 3 are the output (no feed-forward); then clear the registers that held key material.")
-	Load(Param("out"), RAX)
-	VMOVDQU(X0, Mem{Base: RAX})
-	VMOVDQU(X3, Mem{Base: RAX, Disp: 16})
-	for _, r := range []VecPhysical{X0, X1, X2, X3, X13} {
-		VPXOR(r, r, r)
-	}
-	RET()
 }
 
 // genHChaCha20 emits hChaCha20<isa>(out *[32]byte, key *[32]byte, nonce
 // *[16]byte): HChaCha20 (draft-irtf-cfrg-xchacha-03, Section 2.2) in the row
 // layout of the small kernels, for XChaCha20 calls that do not go through
-// them, on cores where the vector row code beats the portable code's scalar
-// rounds (internal/cpuid's X86ChaCha20.HChaCha20Scalar; bench/README.md has
-// the timings per CPU). The output is stored as two 16-byte rows (no
-// feed-forward: rows 0 and 3).
+// them. The output is stored as two 16-byte rows (no feed-forward: rows 0
+// and 3).
 func genHChaCha20(isa string, qr func()) {
 	TEXT("hChaCha20"+isa, NOSPLIT, "func(out *[32]byte, key *[32]byte, nonce *[16]byte)")
 	Doc("hChaCha20" + isa + " computes HChaCha20 of key and nonce into out: see _asm/small.go.")
@@ -179,9 +112,8 @@ type smallKernel struct {
 	q    quad
 	q2   quad
 	in3b VecPhysical
-	qr1  func()     // one round on q
-	qr2  func()     // one round on q and q2
-	ks   *keyScalar // the scalar block 0 beside the rounds (smallkey.go), or nil
+	qr1  func() // one round on q
+	qr2  func() // one round on q and q2
 }
 
 func newSmallKernel(q2 quad, in3b VecPhysical, qr1, qr2 func()) *smallKernel {
@@ -317,27 +249,13 @@ func (k *smallKernel) blocks() {
 	k.addAndKey()
 }
 
-// rounds runs the ten double rounds of set 0 (and set 1 if two), with the
-// scalar block 0 beside them if the kernel has one.
-func (k *smallKernel) rounds(name string, two bool) {
-	if k.ks == nil {
-		k.doubleRounds(name, two)
-		return
-	}
-	k.ks.load()
-	Comment("Ten double rounds of the row sets, each with one of the scalar block 0.")
-	k.doubleRoundsWith(name, two, k.ks.f.rounds, func() { run(scalarDROps(k.ks.f)) })
-}
+// rounds runs the ten double rounds of set 0 (and set 1 if two).
+func (k *smallKernel) rounds(name string, two bool) { k.doubleRounds(name, two) }
 
 // addAndKey adds the input to set 0 and sets r, s1 and s from block 0.
 func (k *smallKernel) addAndKey() {
 	for j, r := range []VecPhysical{Y8, Y9, Y10, Y11} {
 		VPADDD(r, k.q[j], k.q[j])
-	}
-	if k.ks != nil {
-		k.ks.key(k.sKey)
-		k.ks.reload()
-		return
 	}
 	Comment("r = block 0's bytes 0-15, clamped, in R8 (r0) and R9 (r1) until the MAC",
 		"takes them; s = bytes 16-31.")
@@ -486,71 +404,26 @@ func (k *smallKernel) finish(h [3]GPPhysical, store func()) {
 // genSmallAVX512 emits aeadSmallAVX512 (one row set: up to 64 bytes) or,
 // with two set, aeadSmall3AVX512 (two row sets: up to 192 bytes; a second
 // function rather than a branch, so that the 64-byte case keeps its code).
-// With prold set it emits aeadSmallProldAVX512 and aeadSmall3ProldAVX512,
-// the same kernels with qrAVX512's rounds (x ^= y; x <<<= r by VPROLD)
-// instead of qrLowLatency's, for cores on which VPROLD takes one cycle:
-// there the two forms have the same chain, and qrLowLatency's two parallel
-// shifts per rotation compete for the shift ports with its off-chain
-// VPROLD (Intel's Golden Cove cores run vector shifts and rotations on two
-// ports), which costs it about 3 cycles per double round on one row set
-// and 9 on two (bench/README.md, "The small kernels on Intel").
-//
-// With keyScalar set it emits aeadSmallKeyScalarAVX512, the one-set
-// shift-pair kernel with the scalar block 0 beside the rounds (smallkey.go),
-// for a 12-byte nonce only. (Its two-set form measured level with
-// aeadSmall3AVX512 at 96-192 bytes on Zen 5, so it is not emitted; the
-// code would take two.)
-func genSmallAVX512(two, prold, keyScalar, first, handoff bool) {
+// The rounds are qrAVX512's (x ^= y; x <<<= r by VPROLD): on a core where
+// VPROLD takes one cycle a shift pair only adds work for the shift ports
+// (bench/README.md, "The small kernels on Intel").
+func genSmallAVX512(two bool) {
 	name, max := "aeadSmallAVX512", "64"
+	smallName = "small512"
 	if two {
-		name, max = "aeadSmall3AVX512", "192"
-	}
-	smallName = map[bool]string{false: "small512", true: "small3"}[two]
-	if prold {
-		name = strings.Replace(name, "AVX512", "ProldAVX512", 1)
-		smallName += "p"
-	}
-	if keyScalar {
-		name = strings.Replace(name, "AVX512", "KeyScalarAVX512", 1)
-		smallName += "ks"
-	}
-	if first {
-		name, smallName = "aeadSmallKeyFirstAVX512", "small512kf"
-	}
-	if handoff {
-		name, smallName = "aeadSmallHandoffAVX512", "small512ho"
+		name, max, smallName = "aeadSmall3AVX512", "192", "small3"
 	}
 	TEXT(name, NOSPLIT, "func(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)")
 	Doc(name+" seals (open == 0) or opens a message of at most "+max+" bytes",
 		"with at most 64 bytes of additional data in one call: see _asm/small.go.")
 	set1 := quad{Y18, Y19, Y20, Y21}
-	qr1 := func() { qrLowLatency([]quad{{Y0, Y1, Y2, Y3}}, [][2]VecPhysical{{Y13, Y14}}) }
-	qr2 := func() { qrLowLatency([]quad{{Y0, Y1, Y2, Y3}, set1}, [][2]VecPhysical{{Y13, Y14}, {Y23, Y24}}) }
-	if prold {
-		qr1 = func() { qrAVX512([]quad{{Y0, Y1, Y2, Y3}}) }
-		qr2 = func() { qrAVX512([]quad{{Y0, Y1, Y2, Y3}, set1}) }
-	}
+	qr1 := func() { qrAVX512([]quad{{Y0, Y1, Y2, Y3}}) }
+	qr2 := func() { qrAVX512([]quad{{Y0, Y1, Y2, Y3}, set1}) }
 	k := newSmallKernel(quad{}, nil, qr1, nil)
 	if two {
 		k = newSmallKernel(set1, Y22, qr1, qr2)
 	}
 	buf := AllocLocal(64 + 192 + 16)
-	if keyScalar {
-		k.ks = newKeyScalar(func() {
-			Load(Param("dst").Base(), rDst)
-			Load(Param("src").Base(), rSrc)
-			Load(Param("src").Len(), RCX)
-			Load(Param("ad").Len(), RDX)
-			LEAQ(buf, R14)
-			emptyToFrame(RCX, R14, rSrc, rDst)
-		})
-		if first {
-			k.ks.mac = &earlyMAC{n: AllocLocal(8), st: AllocLocal(56)}
-		}
-		if handoff {
-			k.ks.mac = &earlyMAC{n: AllocLocal(8), st: AllocLocal(56), rows: AllocLocal(128)}
-		}
-	}
 
 	Load(Param("key"), RAX)
 	Load(Param("nonce").Base(), RBX)
@@ -585,29 +458,12 @@ func genSmallAVX512(two, prold, keyScalar, first, handoff bool) {
 	VMOVDQU8_Z(Mem{Base: RBX}, K2, Z16)
 	VMOVDQU64(Z16, Mem{Base: R14})
 
-	earlyCT := func() {
-		VMOVDQU8_Z(Mem{Base: rSrc}, K1, Z5)
-		VMOVDQU64(Z5, Mem{Base: R14, Index: RAX, Scale: 1})
-	}
-	switch {
-	case first:
-		k.blocksKeyFirst(buf, earlyCT)
-	case handoff:
-		k.blocksHandoff(buf, earlyCT, func() {
-			VINSERTI128(U8(1), X5, Y4, Y4)
-			VINSERTI128(U8(1), X7, Y6, Y6)
-			VINSERTI64X4(U8(1), Y6, Z4, Z4)
-		})
-	default:
-		k.blocks()
-	}
+	k.blocks()
 	Comment("Blocks 1, 2, 3 as 64 bytes in Z4, Z25, Z26; Z6, Z29, Z31 = src ^ them",
 		"under K1, K4, K5 (Z5, Z28, Z30: src).")
-	if !handoff {
-		VPERM2I128(U8(0x31), Y1, Y0, Y4)
-		VPERM2I128(U8(0x31), Y3, Y2, Y5)
-		VINSERTI64X4(U8(1), Y5, Z4, Z4)
-	}
+	VPERM2I128(U8(0x31), Y1, Y0, Y4)
+	VPERM2I128(U8(0x31), Y3, Y2, Y5)
+	VINSERTI64X4(U8(1), Y5, Z4, Z4)
 	type chunk struct {
 		k      OpmaskPhysical
 		ks, in VecPhysical
@@ -646,13 +502,7 @@ func genSmallAVX512(two, prold, keyScalar, first, handoff bool) {
 		VMOVDQU64(c.in, Mem{Base: R14, Index: RAX, Scale: 1, Disp: c.offset})
 	}
 	Label(k.label("mac"))
-	var h [3]GPPhysical
-	if first || handoff {
-		h = k.macRest()
-	} else {
-		h = k.lensAndMAC()
-	}
-	k.finish(h, func() {
+	k.finish(k.lensAndMAC(), func() {
 		for i, c := range chunks {
 			if i == 1 {
 				Load(Param("src").Len(), RCX)
@@ -676,109 +526,48 @@ func genSmallAVX512(two, prold, keyScalar, first, handoff bool) {
 		}
 		Label(k.label("clear"))
 	}
-	if k.ks != nil {
-		k.ks.clear()
-	}
 	clearY0Y15()
 	RET()
 }
 
-func genSmallAVX2(maskTail Mem, keyScalar, first, handoff bool) {
+func genSmallAVX2(maskTail Mem) {
 	name, max := "aeadSmallAVX2", 192
 	smallName = "small2"
-	if keyScalar {
-		name, max, smallName = "aeadSmallKeyScalarAVX2", 64, "small2ks"
-	}
-	if first {
-		name, smallName = "aeadSmallKeyFirstAVX2", "small2kf"
-	}
-	if handoff {
-		name, smallName = "aeadSmallHandoffAVX2", "small2ho"
-	}
 	TEXT(name, 0, "func(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)")
 	Doc(name+" seals (open == 0) or opens a message of at most "+strconv.Itoa(max)+" bytes",
 		"with at most 64 bytes of additional data in one call: see _asm/small.go.")
 	v := vecISA{name: "AVX2", width: 32, avx: true}
 	set1 := quad{Y4, Y5, Y6, Y7}
-	qr1 := func() { v.qr([]quad{{Y0, Y1, Y2, Y3}}, []VecPhysical{Y13}) }
-	k := newSmallKernel(set1, Y12, qr1,
+	k := newSmallKernel(set1, Y12,
+		func() { v.qr([]quad{{Y0, Y1, Y2, Y3}}, []VecPhysical{Y13}) },
 		func() { v.qr([]quad{{Y0, Y1, Y2, Y3}, set1}, []VecPhysical{Y13, Y14}) })
-	if keyScalar {
-		// One row set; the scalar block clobbers every general-purpose
-		// register, and of them the code after the rounds needs only
-		// len(src) in CX (loadBlockArgs loads the rest).
-		k = newSmallKernel(quad{}, nil, qr1, nil)
-		k.ks = newKeyScalar(func() { Load(Param("src").Len(), RCX) })
-		if first {
-			k.ks.mac = &earlyMAC{n: AllocLocal(8), st: AllocLocal(56)}
-		}
-		if handoff {
-			k.ks.mac = &earlyMAC{n: AllocLocal(8), st: AllocLocal(56), rows: AllocLocal(128)}
-		}
-	}
 	b := newSmallBufs(max)
 	b.copyIn()
 
 	Load(Param("key"), RAX)
 	Load(Param("nonce").Base(), RBX)
 	Load(Param("src").Len(), RCX)
-	if keyScalar {
-		Comment("Blocks 0 and 1 (set 0), row layout; the last row is the counter and",
-			"the nonce's 12 bytes. Block 0 also in general-purpose registers.")
-	} else {
-		Comment("Blocks 0 and 1 (set 0) and, for messages over 64 bytes, 2 and 3 (set",
-			"1), row layout; the last row is the counter and the nonce's 12 bytes.")
-	}
+	Comment("Blocks 0 and 1 (set 0) and, for messages over 64 bytes, 2 and 3 (set",
+		"1), row layout; the last row is the counter and the nonce's 12 bytes.")
 	k.rows(nonce12AVX2)
-	earlyCT := func() {
-		VMOVDQU(b.blk, Y14)
-		VMOVDQU(b.blk.Offset(32), Y15)
-		VMOVDQU(Y14, Mem{Base: R14, Index: RAX, Scale: 1})
-		VMOVDQU(Y15, Mem{Base: R14, Index: RAX, Scale: 1, Disp: 32})
-	}
-	if first || handoff {
-		Load(Param("ad").Len(), RDX)
-		LEAQ(b.mac, R14)
-	}
-	switch {
-	case first:
-		k.blocksKeyFirst(b.mac, earlyCT)
-	case handoff:
-		k.blocksHandoff(b.mac, earlyCT, func() {
-			VINSERTI128(U8(1), X5, Y4, Y8)
-			VINSERTI128(U8(1), X7, Y6, Y9)
-		})
-	default:
-		k.blocks()
-	}
+	k.blocks()
 
-	Comment("Keystream blocks 1, 2, 3 in Y8:Y9, Y10:Y11, Y12:Y13 (as many as the",
-		"kernel has); each becomes (blk ^ block) & the mask of its bytes of the",
-		"message, and the ciphertext (that for Seal, blk for Open) goes to mac[pa:],",
-		"pa = adLen rounded up to 16.")
-	if !handoff {
-		VPERM2I128(U8(0x31), Y1, Y0, Y8)
-		VPERM2I128(U8(0x31), Y3, Y2, Y9)
-	}
-	if !keyScalar {
-		VPERM2I128(U8(0x20), Y5, Y4, Y10)
-		VPERM2I128(U8(0x20), Y7, Y6, Y11)
-		VPERM2I128(U8(0x31), Y5, Y4, Y12)
-		VPERM2I128(U8(0x31), Y7, Y6, Y13)
-	}
+	Comment("Keystream blocks 1, 2, 3 in Y8:Y9, Y10:Y11, Y12:Y13; each becomes",
+		"(blk ^ block) & the mask of its bytes of the message, and the ciphertext",
+		"(that for Seal, blk for Open) goes to mac[pa:], pa = adLen rounded up to 16.")
+	VPERM2I128(U8(0x31), Y1, Y0, Y8)
+	VPERM2I128(U8(0x31), Y3, Y2, Y9)
+	VPERM2I128(U8(0x20), Y5, Y4, Y10)
+	VPERM2I128(U8(0x20), Y7, Y6, Y11)
+	VPERM2I128(U8(0x31), Y5, Y4, Y12)
+	VPERM2I128(U8(0x31), Y7, Y6, Y13)
 	b.loadBlockArgs()
-	ks := [][2]VecPhysical{{Y8, Y9}, {Y10, Y11}, {Y12, Y13}}[:max/64]
+	ks := [][2]VecPhysical{{Y8, Y9}, {Y10, Y11}, {Y12, Y13}}
 	for j, kk := range ks {
 		xorBlockAVX2(j, kk, [2]VecPhysical{Y14, Y15}, maskTail, false)
 	}
 	MOVQ(R15, RAX)
-	var h [3]GPPhysical
-	if first || handoff {
-		h = k.macRest()
-	} else {
-		h = k.lensAndMAC()
-	}
-	k.finish(h, func() {
+	k.finish(k.lensAndMAC(), func() {
 		for j, kk := range ks {
 			VMOVDQU(kk[0], Mem{Base: rDst, Disp: 64 * j})
 			VMOVDQU(kk[1], Mem{Base: rDst, Disp: 64*j + 32})
@@ -786,9 +575,6 @@ func genSmallAVX2(maskTail Mem, keyScalar, first, handoff bool) {
 		b.copyOut()
 	})
 	b.wipe()
-	if keyScalar {
-		k.ks.clear()
-	}
 	clearY0Y15()
 	RET()
 }

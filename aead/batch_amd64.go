@@ -4,8 +4,6 @@ package aead
 
 import (
 	"github.com/chachakit/chachakit/internal/aeadasm"
-	"github.com/chachakit/chachakit/internal/chacha20core"
-	"github.com/chachakit/chachakit/internal/poly1305"
 )
 
 // laneMax on amd64: a key block and four blocks of text. Up to 256 bytes
@@ -16,9 +14,8 @@ import (
 // AVX-512 and with AVX2).
 const laneMax = 4 * 64
 
-// batchLoop makes the batches a loop of single calls on this core
-// (internal/cpuid's X86AEAD.BatchLoop).
-var batchLoop = x86AEAD().BatchLoop
+// batchLoop: no core here prefers the loop where the lanes are fast.
+const batchLoop = false
 
 // batchKernel reports whether the groups give their ChaCha20-Poly1305
 // messages of up to 64 bytes (kernelMessage) to aeadasm's batch kernel:
@@ -33,21 +30,6 @@ func batchKernel() bool { return aeadasm.Available().Has(aeadasm.LanesAVX512) }
 // and three messages).
 const kernelMin = 3
 
-// batchWide gives a batch's messages of laneMax+1 to longMax bytes to the
-// long group on this core (internal/cpuid's X86AEAD.BatchWide).
-var batchWide = x86AEAD().BatchWide
-
-// lanes2MACChunk and lanes2MACMax are aeadasm.LaneBlocks2MAC's.
-const (
-	lanes2MACChunk = aeadasm.Lanes2MACChunk
-	lanes2MACMax   = aeadasm.Lanes2MACMax
-)
-
-// lanes2MAC is aeadasm.LaneBlocks2MAC where it runs, else its reference.
-func lanes2MAC(l *[2]chacha20core.LaneSet, out *[2 * chacha20core.Lanes][chacha20core.BlockSize]byte, a, b *poly1305.MAC, ma, mb []byte) {
-	if aeadasm.Available().Has(aeadasm.Lanes2MAC) {
-		aeadasm.LaneBlocks2MAC(l, out, a, b, ma, mb)
-		return
-	}
-	lanes2MACGeneric(l, out, a, b, ma, mb)
-}
+// batchWide: the long group is for tests only (forceLong); no amd64 route
+// takes it.
+const batchWide = false

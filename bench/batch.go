@@ -11,7 +11,6 @@ import (
 	"github.com/chachakit/chachakit/aead/tls13"
 	"github.com/chachakit/chachakit/internal/aeadasm"
 	"github.com/chachakit/chachakit/internal/chacha20core"
-	"github.com/chachakit/chachakit/internal/cpuid"
 	"github.com/chachakit/chachakit/internal/poly1305"
 )
 
@@ -230,9 +229,6 @@ func batchPath() string {
 	if !chacha20core.LaneBlocksFast() {
 		return "a loop of Seal or Open calls (LaneBlocks has no vector path on this CPU)"
 	}
-	if x, ok := cpuid.ReadX86(); ok && cpuid.X86AEADFor(x.Core()).BatchLoop {
-		return "a loop of Seal or Open calls (this core's row of internal/cpuid's X86AEADFor: the lane groups measured slower than the loop here)"
-	}
 	tags := "tags one at a time"
 	if poly1305.LanesFast() {
 		tags = "tags eight at a time in AVX-512 IFMA lanes"
@@ -242,9 +238,5 @@ func batchPath() string {
 		kernel = fmt.Sprintf("ChaCha20-Poly1305 messages of up to %d bytes (additional data up to %d) in the batch kernel, %d per call (blocks in one 16-lane zmm batch, tags in IFMA lanes); other ",
 			aeadasm.LanesTextMax, aeadasm.LanesADMax, aeadasm.LanesMax)
 	}
-	long := "longer ones in their own call"
-	if x, ok := cpuid.ReadX86(); ok && cpuid.X86AEADFor(x.Core()).BatchWide && chacha20core.LaneBlocks2Fast() {
-		long = "257-1536 bytes in the long group (32 lanes per pass in two interleaved zmm batches, two Poly1305 chains on the integer units beside each pass, each MAC ended by the vector Poly1305); longer ones in their own call"
-	}
-	return kernel + "short messages (up to 256 bytes on amd64, 128 on arm64) in lane groups (up to 16 ChaCha20 blocks per LaneBlocks call), " + tags + "; " + long
+	return kernel + "short messages (up to 256 bytes on amd64, 128 on arm64) in lane groups (up to 16 ChaCha20 blocks per LaneBlocks call), " + tags + "; longer ones in their own call"
 }

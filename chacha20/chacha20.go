@@ -110,7 +110,7 @@ type Cipher struct {
 // call. golang.org/x/crypto/chacha20 buffers four blocks the same way on
 // arm64, loong64, ppc64 and s390x (its bufSize). The first call after
 // construction or SetCounter asks for chacha20core.LoneBlocks instead when
-// it needs one block, one on cores where a lone block costs half of two.
+// it needs one block.
 const (
 	bufBlocks = 2
 	bufSize   = bufBlocks * blockSize
@@ -280,7 +280,7 @@ func (s *Cipher) XORKeyStream(dst, src []byte) {
 	// single cheap call covers the rest of the message. The first call
 	// after construction or SetCounter, when it needs one block, is often
 	// the only one (QUIC header protection, SSH's packet ciphers): it
-	// takes LoneBlocks, which is one where one block costs less alone.
+	// takes LoneBlocks.
 	cheap := chacha20core.CheapBlocks()
 	if !s.used {
 		s.used = true

@@ -11,7 +11,6 @@ import (
 
 //go:generate go run -C ../../_asm . -gen small -out ../internal/aeadasm/small_amd64.s -pkg aeadasm
 //go:generate go run -C ../../_asm . -gen midavx2 -out ../internal/aeadasm/mid_avx2_amd64.s -pkg aeadasm
-//go:generate go run -C ../../_asm . -gen midavx512 -out ../internal/aeadasm/mid_avx512_amd64.s -pkg aeadasm
 //go:generate go run -C ../../_asm . -gen stitched -out ../internal/aeadasm/stitched_amd64.s -pkg aeadasm
 
 // The registry toggles of the kernels, one per keystream instruction set:
@@ -27,7 +26,7 @@ var (
 
 // What some kernels need beyond their toggle: AVX-512BW for the masked
 // byte loads and stores of partial blocks, and AVX-512 IFMA for the
-// Poly1305 steps of the mid-size AVX-512 kernels.
+// Poly1305 lanes of the stitched IFMA loop and of the batch kernel.
 var (
 	hasBW   = cpu.X86.HasAVX512BW
 	hasIFMA = cpu.X86.HasAVX512IFMA
@@ -50,23 +49,20 @@ func Available() Set {
 	if useAVX512 {
 		s |= 1 << StitchedAVX512
 		if hasBW {
-			s |= 1<<SmallAVX512 | 1<<SmallProldAVX512 | 1<<SmallKeyScalarAVX512 | 1<<SmallKeyFirstAVX512 | 1<<SmallHandoffAVX512
+			s |= 1 << SmallAVX512
 			if hasIFMA {
-				s |= 1<<MidAVX512 | 1<<LanesAVX512
+				s |= 1 << LanesAVX512
 			}
 		}
-	}
-	if useAVX512 && hasIFMA {
-		s |= 1 << StitchedIFMA
-	}
-	if useAVX512 {
-		s |= 1 << Lanes2MAC
+		if hasIFMA {
+			s |= 1 << StitchedIFMA
+		}
 	}
 	if useAVX2 {
-		s |= 1<<StitchedAVX2 | 1<<MidAVX2 | 1<<OpenAheadAVX2
+		s |= 1<<StitchedAVX2 | 1<<MidAVX2
 	}
 	if useAVX512 || useAVX2 {
-		s |= 1<<SmallAVX2 | 1<<SmallKeyScalarAVX2 | 1<<SmallKeyFirstAVX2 | 1<<SmallHandoffAVX2 | 1<<OpenFirstAVX2
+		s |= 1 << SmallAVX2
 	}
 	return s
 }
@@ -97,9 +93,7 @@ func Seal(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]b
 
 // isSmall reports whether k is one of the small kernels, which start from
 // key and nonce themselves.
-func isSmall(k Kernel) bool {
-	return k == SmallAVX512 || k == SmallProldAVX512 || k == SmallKeyScalarAVX512 || k == SmallKeyFirstAVX512 || k == SmallHandoffAVX512 || smallAVX2(k)
-}
+func isSmall(k Kernel) bool { return k == SmallAVX512 || k == SmallAVX2 }
 
 // sealLong is Seal for the kernels that take a State: a function of its
 // own, so that the small kernels' calls (the short messages, whose cost
@@ -108,8 +102,6 @@ func sealLong(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[
 	var s chacha20core.State
 	s.InitFrom(key[:], nonce)
 	switch k {
-	case MidAVX512:
-		sealMidAVX512(&s, dst, src, ad, tag)
 	case MidAVX2:
 		sealMidAVX2(&s, dst, src, ad, tag)
 	case StitchedAVX512, StitchedIFMA, StitchedAVX2:
@@ -141,27 +133,18 @@ func Open(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]b
 
 // openLong is Open for the other kernels (see sealLong).
 func openLong(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte) bool {
+	var s chacha20core.State
+	s.InitFrom(key[:], nonce)
 	var ok bool
 	switch k {
-	case OpenFirstAVX2:
-		ok = openFirst(key, nonce, dst, src, ad, tag)
+	case MidAVX2:
+		ok = openMidAVX2(&s, dst, src, ad, tag)
+	case StitchedAVX512, StitchedIFMA, StitchedAVX2:
+		ok = openStitched(k, &s, dst, src, ad, tag)
 	default:
-		var s chacha20core.State
-		s.InitFrom(key[:], nonce)
-		switch k {
-		case MidAVX512:
-			ok = openMidAVX512(&s, dst, src, ad, tag)
-		case MidAVX2:
-			ok = openMidAVX2(&s, dst, src, ad, tag)
-		case OpenAheadAVX2:
-			ok = openAhead(&s, dst, src, ad, tag)
-		case StitchedAVX512, StitchedIFMA, StitchedAVX2:
-			ok = openStitched(k, &s, dst, src, ad, tag)
-		default:
-			panic("chacha20poly1305: internal error: unknown AEAD kernel")
-		}
-		s.Wipe()
+		panic("chacha20poly1305: internal error: unknown AEAD kernel")
 	}
+	s.Wipe()
 	if !ok {
 		clear(dst)
 	}

@@ -14,27 +14,28 @@ var (
 
 // smallKernels are the small kernels, each tested on every CPU that can
 // run it whichever one the route prefers.
-var smallKernels = []Kernel{SmallAVX512, SmallProldAVX512, SmallKeyScalarAVX512, SmallKeyFirstAVX512, SmallHandoffAVX512,
-	SmallAVX2, SmallKeyScalarAVX2, SmallKeyFirstAVX2, SmallHandoffAVX2}
+var smallKernels = []Kernel{SmallAVX512, SmallAVX2}
 
 func SmallAEADAvailable(k Kernel) bool {
-	if !smallAVX2(k) {
+	if k != SmallAVX2 {
 		return avx512CPU && hasBW && hasBMI2
 	}
 	return cpu.X86.HasAVX2 && hasBMI2
 }
 
 func SealSmall(k Kernel, key *[32]byte, nonce []byte, tag *[16]byte, ciphertext, plaintext, ad []byte) {
-	sealSmall(k, key, nonce, ciphertext[:len(plaintext)], plaintext, ad, tag)
+	checkSmall(k, len(plaintext), ad)
+	small(k, key, nonce, ciphertext[:len(plaintext)], plaintext, ad, tag, 0)
 }
 
 func OpenSmall(k Kernel, key *[32]byte, nonce []byte, plaintext, ciphertext []byte, tag *[16]byte, ad []byte) bool {
-	return openSmall(k, key, nonce, plaintext[:len(ciphertext)], ciphertext, ad, tag)
+	checkSmall(k, len(ciphertext), ad)
+	return small(k, key, nonce, plaintext[:len(ciphertext)], ciphertext, ad, tag, 1) == 1
 }
 
 func StitchedAVX512Available() bool { return avx512CPU && hasBMI2 }
 func StitchedAVX2Available() bool   { return cpu.X86.HasAVX2 && hasBMI2 }
-func MidAVX512Available() bool      { return StitchedAVX512Available() && hasIFMA && hasBW }
+func LanesAVX512Available() bool    { return StitchedAVX512Available() && hasIFMA && hasBW }
 
 const (
 	MidMin   = MidAVX2Min
@@ -59,19 +60,6 @@ func SealMidAVX2(s *State, dst, src, ad, adTail []byte, fin *[80]byte, tag *[16]
 func OpenMidAVX2(s *State, dst, src, ad, adTail []byte, fin *[80]byte, z *[256]byte, tag *[16]byte) {
 	midCheck(dst, src, ad, adTail)
 	xorMACKeyOpenAVX2(s, dst[:len(src)], src, ad, adTail, fin, z, tag)
-}
-
-// runMidAVX512 runs the mid-size AVX-512 kernels and reports the Open's tag
-// comparison (true for a Seal).
-func runMidAVX512(s *State, dst, src, ad []byte, tag *[16]byte, open bool) bool {
-	if len(dst) < len(src) {
-		panic("chacha20: internal error: wrong dst and/or src length")
-	}
-	if open {
-		return openMidAVX512(s, dst[:len(src)], src, ad, tag)
-	}
-	sealMidAVX512(s, dst[:len(src)], src, ad, tag)
-	return true
 }
 
 // XORAndMAC runs a stitched loop: with lag, as a Seal (skip the MAC in

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/chachakit/chachakit/internal/cryptotest"
 	"github.com/chachakit/chachakit/internal/poly1305"
 )
 
@@ -17,8 +18,18 @@ import (
 // 0 and 1, so the 2^32-1 counter edge of the other kernels has no
 // counterpart here), its tag from poly1305.SumAEAD.
 
-// needLanesAVX512: the kernel needs what MidAVX512 needs.
-func needLanesAVX512(t *testing.T) { t.Helper(); needMidCPU(t, "LanesAVX512") }
+// needLanesAVX512 skips a test on a CPU without what the kernel needs
+// (AVX-512BW and IFMA), or fails it in strict mode unless CHACHAKIT_ABSENT
+// names aead/AVX512Stitched.
+func needLanesAVX512(t *testing.T) {
+	t.Helper()
+	if !LanesAVX512Available() {
+		if cryptotest.Strict() && !cryptotest.AbsentAllowed("aead", "AVX512Stitched") {
+			t.Fatal("LanesAVX512 is not available on this CPU, and CHACHAKIT_STRICT=1 expects it to run")
+		}
+		t.Skip("LanesAVX512 is not available on this CPU")
+	}
+}
 
 // TestLanesLayout checks Lanes against the offsets the kernel reads it by
 // (_asm/lanes_aead.go).
@@ -178,7 +189,7 @@ func TestLanesAVX512Random(t *testing.T) {
 // BenchmarkLanesAVX512 measures one kernel call of eight 64-byte messages
 // without additional data (the batch's unit for 64-byte packets).
 func BenchmarkLanesAVX512(b *testing.B) {
-	if !MidAVX512Available() {
+	if !LanesAVX512Available() {
 		b.Skip("LanesAVX512 is not available on this CPU")
 	}
 	var key [32]byte

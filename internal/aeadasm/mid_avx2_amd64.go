@@ -38,20 +38,6 @@ func xorMACKeySealAVX2(s *chacha20core.State, dst, src, ad, adTail []byte, fin *
 //go:noescape
 func xorMACKeyOpenAVX2(s *chacha20core.State, dst, src, ad, adTail []byte, fin *[80]byte, z *[256]byte, tag *[16]byte)
 
-// openAheadAVX2 (mid_avx2_amd64.s, _asm/openahead.go) is the Open of
-// len(src) > 64 bytes with the key block first and each 8-block batch
-// MACing its own ciphertext during its rounds. ad is the additional data's
-// whole 16-byte blocks and adTail its padded last partial block (0 or 16
-// bytes); macTail is the padded partial last 16-byte block of src (if
-// len(src)%16 != 0) followed by the two lengths (16 or 32 bytes); fin holds
-// src's last len(src)%64 bytes, zero padded, and gets them XORed with the
-// keystream. Every other byte of the plaintext goes to dst, which may be
-// src; tag gets the tag the message should have. The key block and the
-// keystream stay in the kernel's frame, which it wipes.
-//
-//go:noescape
-func openAheadAVX2(s *chacha20core.State, dst, src, ad, adTail, macTail []byte, fin *[64]byte, tag *[16]byte)
-
 // A tagWords is a tag read ahead of a kernel that may write over it (an
 // Open's dst may start where the tag does).
 type tagWords [2]uint64
@@ -123,37 +109,5 @@ func openMidAVX2(s *chacha20core.State, out, ciphertext, ad []byte, tag *[16]byt
 	xorMACKeyOpenAVX2(s, out, ciphertext, adFull, adTail, &fin, &z, &want)
 	copy(out[p:], fin[:n-p])
 	wipe.Memclr(fin[:64])
-	return tg.matches(&want)
-}
-
-// openAhead is openMidAVX2's contract with openAheadAVX2: the whole
-// plaintext is written before the comparison, and Open zeroes it if the
-// tag does not verify.
-func openAhead(s *chacha20core.State, out, ciphertext, ad []byte, tag *[16]byte) bool {
-	n := len(ciphertext)
-	if n < OpenAheadAVX2Min {
-		panic("chacha20poly1305: internal error: message too short for the AVX2 Open kernel")
-	}
-	// out may start where the tag does: the tag is read first.
-	tg := readTag(tag)
-	var fin [64]byte
-	var adt [16]byte
-	var mt [32]byte
-	adFull, adTail := midAD(ad, &adt)
-	p := n &^ 63
-	copy(fin[:], ciphertext[p:])
-	// macTail: the padded partial 16-byte block if there is one, then the
-	// lengths.
-	m := 0
-	if q := n &^ 15; q < n {
-		copy(mt[:], ciphertext[q:])
-		m = 16
-	}
-	binary.LittleEndian.PutUint64(mt[m:], uint64(len(ad)))
-	binary.LittleEndian.PutUint64(mt[m+8:], uint64(n))
-	var want [16]byte
-	openAheadAVX2(s, out, ciphertext, adFull, adTail, mt[:m+16], &fin, &want)
-	copy(out[p:], fin[:n-p])
-	wipe.Memclr(fin[:])
 	return tg.matches(&want)
 }

@@ -10,31 +10,19 @@ import (
 	"github.com/chachakit/chachakit/internal/cryptotest"
 )
 
-// TestSmallAEAD checks the one-call kernel against x/crypto's
-// ChaCha20-Poly1305 and XChaCha20-Poly1305 at every message length 0..448
-// (SmallAVX512Max and SmallAVX2Max: each family's other functions take 193..448), additional
-// data lengths around each padding step up to SmallADMax, source offsets
-// and in place, that nothing past the message is written, and that Open
-// refuses a flipped tag bit, ciphertext bit or additional data bit without
-// writing anything. The AVX-512 kernels run twice on CPUs with IFMA: with
-// aeadSmall7AVX512 and with aeadSmall7IFMA for every length from 193 bytes.
+// TestSmallAEAD checks the one-call kernels against x/crypto's
+// ChaCha20-Poly1305 and XChaCha20-Poly1305 at every message length up to
+// the kernel's limit (SmallAVX512Max, SmallAVX2Max: the AVX2 kernel's
+// other functions take 193..448), additional data lengths around each
+// padding step up to SmallADMax, source offsets and in place, that nothing
+// past the message is written, and that Open refuses a flipped tag bit,
+// ciphertext bit or additional data bit without writing anything.
 func TestSmallAEAD(t *testing.T) {
-	defer func(v bool, m int) { small7IFMA, small7IFMAMin = v, m }(small7IFMA, small7IFMAMin)
 	for _, k := range smallKernels {
-		for _, ifma := range []bool{false, true} {
-			name := smallKernelName[k]
-			if ifma {
-				if smallAVX2(k) || !hasIFMA {
-					continue
-				}
-				name += "/IFMA"
-			}
-			t.Run(name, func(t *testing.T) {
-				needSmall(t, k)
-				small7IFMA, small7IFMAMin = ifma, SmallMax+1
-				testSmallAEAD(t, k)
-			})
-		}
+		t.Run(smallKernelName[k], func(t *testing.T) {
+			needSmall(t, k)
+			testSmallAEAD(t, k)
+		})
 	}
 }
 
@@ -48,7 +36,7 @@ func needSmall(t *testing.T, k Kernel) {
 		return
 	}
 	name := "AVX512Stitched"
-	if smallAVX2(k) {
+	if k == SmallAVX2 {
 		name = "AVX2Stitched"
 	}
 	if cryptotest.Strict() && !cryptotest.AbsentAllowed("aead", name) {
@@ -142,17 +130,13 @@ func randBytes(r *rand.Rand, n int) []byte {
 
 // smallKernelMax is the longest message kernel k takes.
 func smallKernelMax(k Kernel) int {
-	if smallAVX2(k) {
+	if k == SmallAVX2 {
 		return SmallAVX2Max
 	}
 	return SmallAVX512Max
 }
 
-var smallKernelName = map[Kernel]string{
-	SmallAVX512: "AVX512", SmallProldAVX512: "ProldAVX512", SmallKeyScalarAVX512: "KeyScalarAVX512", SmallKeyFirstAVX512: "KeyFirstAVX512",
-	SmallHandoffAVX512: "HandoffAVX512", SmallAVX2: "AVX2", SmallKeyScalarAVX2: "KeyScalarAVX2", SmallKeyFirstAVX2: "KeyFirstAVX2",
-	SmallHandoffAVX2: "HandoffAVX2",
-}
+var smallKernelName = map[Kernel]string{SmallAVX512: "AVX512", SmallAVX2: "AVX2"}
 
 func TestSmallAEADAllocs(t *testing.T) {
 	var key [32]byte
@@ -172,15 +156,9 @@ func TestSmallAEADAllocs(t *testing.T) {
 			}
 		}
 	}
-	if SmallAEADAvailable(SmallAVX2) {
-		msg := make([]byte, OpenFirstAVX2Max)
-		if a := testing.AllocsPerRun(100, func() { openFirst(&key, nonce, msg, msg, ad, &tag) }); a != 0 {
-			t.Errorf("OpenFirstAVX2: %v allocations per run", a)
-		}
-	}
 }
 
-// TestSmallAEADNil runs the small kernels (and OpenFirstAVX2) with nil
+// TestSmallAEADNil runs the small kernels with nil
 // additional data and, for empty messages, nil source and destination
 // slices, whose bases the AVX-512 kernels replace before their masked loads
 // and stores (emptyToFrame in _asm/small.go; the AVX2 ones copy no bytes),
@@ -221,75 +199,9 @@ func TestSmallAEADNil(t *testing.T) {
 			if !OpenSmall(k, &key, nonce, pt, ct, &tag, nil) || !bytes.Equal(pt, msg) {
 				t.Fatalf("%s, n=%d, nil ad: Open fails", smallKernelName[k], n)
 			}
-			if k == SmallAVX2 && !openFirst(&key, nonce, pt, ct, nil, &tag) {
-				t.Fatalf("OpenFirstAVX2, n=%d, nil ad: Open fails", n)
-			}
 			tag[0] ^= 1
 			if OpenSmall(k, &key, nonce, pt, ct, &tag, nil) {
 				t.Fatalf("%s, n=%d, nil ad: Open accepts a forged tag", smallKernelName[k], n)
-			}
-		}
-	}
-}
-
-// TestOpenFirstAVX2 checks the key-block-first Open kernel against
-// x/crypto's ChaCha20-Poly1305 and XChaCha20-Poly1305 at every message
-// length 0..OpenFirstAVX2Max with additional data around each padding step
-// up to SmallADMax, source offsets 0..7 and in place: the plaintext, that
-// nothing past it is written, and that a flipped bit of the tag, the
-// ciphertext or the additional data is refused with dst untouched.
-func TestOpenFirstAVX2(t *testing.T) {
-	needSmall(t, SmallAVX2) // the same CPU features and toggle
-	r := rand.New(rand.NewPCG(5, 6))
-	rnd := func(n int) []byte { return randBytes(r, n) }
-	adLens := []int{0, 1, 13, 15, 16, 17, 32, 47, 48, 49, SmallADMax - 1, SmallADMax}
-	for j := 0; j < 2; j++ {
-		key, nonce := (*[32]byte)(rnd(32)), rnd(12)
-		ref, _ := XCryptoNew(key[:])
-		if j == 1 {
-			nonce = rnd(24)
-			ref, _ = XCryptoNewX(key[:])
-		}
-		for n := 0; n <= OpenFirstAVX2Max; n++ {
-			for i, adLen := range adLens {
-				off := (n + i + j) % 8
-				msg := rnd(n)
-				ad := rnd(adLen)
-				want := ref.Seal(nil, nonce, msg, ad)
-				src := append(make([]byte, off), want...)
-				ct, tag := src[off:off+n], [16]byte(want[n:])
-
-				pt := bytes.Repeat([]byte{0x5a}, n+64)
-				if !openFirst(key, nonce, pt[:n], ct, ad, &tag) {
-					t.Fatalf("n=%d, ad=%d: refuses x/crypto's tag", n, adLen)
-				}
-				if !bytes.Equal(pt[:n], msg) || bytes.Count(pt[n:], []byte{0x5a}) != 64 {
-					t.Fatalf("n=%d, ad=%d: the plaintext differs, or it wrote past it", n, adLen)
-				}
-				inPlace := append([]byte(nil), ct...)
-				if !openFirst(key, nonce, inPlace, inPlace, ad, &tag) || !bytes.Equal(inPlace, msg) {
-					t.Fatalf("n=%d, ad=%d: in place fails", n, adLen)
-				}
-				bad := tag
-				bad[(n+i)%16] ^= 1 << (n % 8)
-				out := bytes.Repeat([]byte{0x5a}, n)
-				if openFirst(key, nonce, out, ct, ad, &bad) || bytes.Count(out, []byte{0x5a}) != n {
-					t.Fatalf("n=%d, ad=%d: accepts a flipped tag bit, or writes", n, adLen)
-				}
-				if n > 0 {
-					badCT := append([]byte(nil), ct...)
-					badCT[(n*5+i)%n] ^= 0x80
-					if openFirst(key, nonce, make([]byte, n), badCT, ad, &tag) {
-						t.Fatalf("n=%d, ad=%d: accepts a changed ciphertext", n, adLen)
-					}
-				}
-				if adLen > 0 {
-					badAD := append([]byte(nil), ad...)
-					badAD[(n+i)%adLen] ^= 1
-					if openFirst(key, nonce, make([]byte, n), ct, badAD, &tag) {
-						t.Fatalf("n=%d, ad=%d: accepts changed additional data", n, adLen)
-					}
-				}
 			}
 		}
 	}

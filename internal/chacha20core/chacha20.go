@@ -99,16 +99,10 @@ func XORBlocks(s *State, dst, src []byte) {
 // buf) (len(buf) a multiple of BlockSize): whole blocks into dst, then the
 // next blocks of keystream XORed into buf in place, for a stream cipher's
 // call that ends in a partial block and keeps the rest of its last blocks
-// for the next call (chacha20.Cipher). Where the path has one engine call
-// for both (amd64 with two zmm batches per pass), buf's blocks cost no call
-// of their own.
+// for the next call (chacha20.Cipher).
 func XORBlocksThen(s *State, dst, src, buf []byte) {
 	if len(src)%BlockSize != 0 || len(dst) < len(src) || len(buf)%BlockSize != 0 {
 		panic("chacha20: internal error: wrong dst, src and/or buf length")
-	}
-	if thenFused && len(src) > 0 && len(buf) > 0 {
-		xorBlocksThen(s, dst[:len(src)], src, buf)
-		return
 	}
 	if len(src) > 0 {
 		xorBlocks(s, dst[:len(src)], src)

@@ -37,8 +37,9 @@ func init() {
 func xorBlocksAVX512(s *State, dst, src []byte)
 
 // xorRowsProldAVX512 is xorBlocksAVX512 for one or two blocks (len(src) <
-// 192) with VPROLD rotations, for cores that rotate faster that way
-// (rowProld).
+// 192) with VPROLD rotations, which the dispatcher takes for calls of one
+// or two blocks; xorBlocksAVX512's own row code, which rotates with two
+// shifts and a VPTERNLOGD, computes the tails of its longer calls.
 //
 //go:noescape
 func xorRowsProldAVX512(s *State, dst, src []byte)
@@ -50,36 +51,6 @@ func xorRowsProldAVX512(s *State, dst, src []byte)
 //go:noescape
 func xorRowsZ2AVX512(s *State, dst, src []byte)
 
-// xorRowsYAVX512 is xorBlocksAVX512 for three or four blocks (2*64 <
-// len(src) < 5*64) in two ymm row sets instead of one zmm set, for cores
-// that run the two chains faster (rowsY).
-//
-//go:noescape
-func xorRowsYAVX512(s *State, dst, src []byte)
-
-// xorLanes2AVX512 is xorBlocksAVX512 in passes of 32 blocks, two 16-lane
-// batches with interleaved rounds, the last pass writing only the blocks
-// asked for, for cores where one batch's chain of dependent instructions
-// leaves the vector ports idle (lanes2; the caller, xorLanes2, gives it
-// whole passes and a rest worth a pass).
-//
-//go:noescape
-func xorLanes2AVX512(s *State, dst, src []byte)
-
-// xorLanes2SplitAVX512 is one pass of xorLanes2AVX512 over two places:
-// len(src)/64 blocks into dst, then the next len(buf)/64 into buf in
-// place, at most 32 blocks in all (xorBlocksThen).
-//
-//go:noescape
-func xorLanes2SplitAVX512(s *State, dst, src, buf []byte)
-
-// xorBlockScalar XORs exactly one keystream block (len(src) == 64) into dst,
-// computed in general-purpose registers, for cores where that beats the row
-// code (blockScalar).
-//
-//go:noescape
-func xorBlockScalar(s *State, dst, src []byte)
-
 //go:noescape
 func xorBlocksAVX2(s *State, dst, src []byte)
 
@@ -87,27 +58,18 @@ func xorBlocksAVX2(s *State, dst, src []byte)
 func xorBlocksSSSE3(s *State, dst, src []byte)
 
 // xorBlocks is the dispatcher: AVX-512 (17 blocks per batch: 16 in zmm lanes
-// and one in general-purpose registers; 32 in two zmm batches where the core
-// prefers that), AVX2 (8), SSSE3 (4), else the
+// and one in general-purpose registers), AVX2 (8), SSSE3 (4), else the
 // portable code. Each assembly path handles short inputs and the tail of a
 // long one itself, with fewer lanes (down to one or two blocks in the
 // "row" layout, whose latency suits 64- to 512-byte messages). The
 // generator in _asm documents the layouts.
 func xorBlocks(s *State, dst, src []byte) {
-	if blockScalar && len(src) == BlockSize && (useAVX512 || useAVX2 || useSSSE3) {
-		xorBlockScalar(s, dst, src)
-	} else if useAVX512 && rowProld && len(src) < 3*BlockSize {
+	if useAVX512 && len(src) < 3*BlockSize {
 		xorRowsProldAVX512(s, dst, src)
 	} else if useAVX512 && rowsZ2 && len(src) > 4*BlockSize && len(src) < 9*BlockSize {
 		xorRowsZ2AVX512(s, dst, src)
-	} else if useAVX512 && rowsY && len(src) > 2*BlockSize && len(src) < 5*BlockSize {
-		xorRowsYAVX512(s, dst, src)
-	} else if useAVX512 && lanes2 && len(src) >= lanes2Rest*BlockSize {
-		xorLanes2(s, dst, src)
 	} else if useAVX512 {
 		xorBlocksAVX512(s, dst, src)
-	} else if useAVX2 && xmmBlocks && useSSSE3 && (len(src) == BlockSize || len(src) == 5*BlockSize) {
-		xorBlocksSSSE3(s, dst, src)
 	} else if useAVX2 {
 		xorBlocksAVX2(s, dst, src)
 	} else if useSSSE3 {
@@ -117,78 +79,9 @@ func xorBlocks(s *State, dst, src []byte) {
 	}
 }
 
-// rowProld selects the row code with VPROLD rotations for one or two
-// blocks and for HChaCha20 on this core (internal/cpuid's X86ChaCha20For);
-// a variable for the tests.
-var rowProld = x86ChaCha20().RowProld
-
 // rowsZ2 selects xorRowsZ2AVX512 for five to eight blocks on this core
 // (internal/cpuid's X86ChaCha20For); a variable for the tests.
 var rowsZ2 = x86ChaCha20().RowsZ2
-
-// rowsY selects xorRowsYAVX512 for three or four blocks on this core
-// (internal/cpuid's X86ChaCha20For); a variable for the tests.
-var rowsY = x86ChaCha20().RowsY
-
-// lanes2 selects xorLanes2AVX512 for lanes2Rest blocks or more on this
-// core (internal/cpuid's X86ChaCha20For); a variable for the tests.
-var lanes2 = x86ChaCha20().Lanes2
-
-// lanes2Rest is the fewest blocks worth a pass of xorLanes2AVX512: below,
-// the hybrid batch's 17 blocks and the row code for one more are faster
-// (bench/README.md); a variable for the tests.
-var lanes2Rest = 18
-
-// xorLanes2 gives xorLanes2AVX512 the whole 32-block passes of src and a
-// last pass of the rest if it has lanes2Rest blocks or more, and
-// xorBlocksAVX512 what it leaves.
-func xorLanes2(s *State, dst, src []byte) {
-	m := len(src) / BlockSize
-	k := m &^ 31
-	if m-k >= lanes2Rest {
-		k = m
-	}
-	xorLanes2AVX512(s, dst[:k*BlockSize], src[:k*BlockSize])
-	if k < m {
-		xorBlocksAVX512(s, dst[k*BlockSize:], src[k*BlockSize:])
-	}
-}
-
-// thenFused reports that XORBlocksThen has a path here that computes both
-// parts in one engine call (xorBlocksThen).
-const thenFused = true
-
-// xorBlocksThen is xorBlocks(s, dst, src) and then xorBlocks(s, buf, buf):
-// where xorLanes2 would run and the blocks of buf end the same pass as the
-// last ones of src, in that one pass (xorLanes2SplitAVX512).
-func xorBlocksThen(s *State, dst, src, buf []byte) {
-	if useAVX512 && lanes2 {
-		m := len(src) / BlockSize
-		k := m &^ 31
-		if r := m + len(buf)/BlockSize - k; r >= lanes2Rest && r <= 32 {
-			if k > 0 {
-				xorLanes2AVX512(s, dst[:k*BlockSize], src[:k*BlockSize])
-			}
-			xorLanes2SplitAVX512(s, dst[k*BlockSize:], src[k*BlockSize:], buf)
-			return
-		}
-	}
-	xorBlocks(s, dst, src)
-	xorBlocks(s, buf, buf)
-}
-
-// blockScalar selects xorBlockScalar for a call of one block on this core
-// (internal/cpuid's X86ChaCha20For) in place of the row code of whichever
-// assembly path is on (AVX512, AVX2 or SSSE3: with GODEBUG switching
-// AVX-512 off, the AVX2 row code is as slow there); the portable code, when
-// forced, stays the portable code. A variable for the tests.
-var blockScalar = x86ChaCha20().BlockScalar
-
-// xmmBlocks gives calls of one block and of five to the SSSE3 code while
-// it is on beside AVX2 (internal/cpuid's X86ChaCha20For: cores that split
-// ymm instructions in two, where the AVX2 code's lanes for two and eight
-// blocks cost as much used or not). A variable for the tests.
-var xmmBlocks = x86ChaCha20().XMMBlocks
 
 func x86ChaCha20() cpuid.X86ChaCha20 {
 	x, _ := cpuid.ReadX86()

@@ -111,7 +111,7 @@ func firstColumns(s *State) (f [12]uint32) {
 // XChaCha20 nonce (draft-irtf-cfrg-xchacha-03, Section 2.2): the ChaCha20
 // rounds on a state whose last row is the nonce, with no final addition,
 // keeping rows 0 and 3. The amd64 assembly paths have their own
-// (hChaCha20AVX512, hChaCha20AVX2).
+// (hChaCha20ProldAVX512, hChaCha20AVX2).
 func HChaCha20(out *[32]byte, key *[32]byte, nonce *[16]byte) {
 	if hChaCha20Asm(out, key, nonce) {
 		return

@@ -343,9 +343,7 @@ func TestInitResetsCache(t *testing.T) {
 // under every implementation: 0..70 blocks of src at offsets 0..7 and 0..3
 // blocks of buf (a cipher's buffered call asks for one or two), from random
 // counters and from counters that wrap in src or in buf; dst's neighbours
-// and the final counter included. On amd64 with two zmm batches per pass
-// this runs xorLanes2SplitAVX512 where the core prefers it (TestLanes2 runs
-// it on every AVX-512 CPU).
+// and the final counter included.
 func TestXORBlocksThen(t *testing.T) {
 	cryptotest.Run(t, "chacha20", func(t *testing.T) {
 		r := rand.New(rand.NewPCG(13, 14))

@@ -18,20 +18,9 @@ func CheapBlocks() int {
 
 // LoneBlocks is CheapBlocks for a call that needs one block and is likely
 // the only one (chacha20.Cipher's first call after construction or
-// SetCounter: QUIC header protection, SSH's packet ciphers): 1 where one
-// block takes the scalar code (blockScalar), which there costs about half
-// of the row code's two, or the SSSE3 code's single xmm row set in place of
-// AVX2's ymm one where that is faster (xmmBlocks, set per core by
-// internal/cpuid; bench/README.md has the measurements), else CheapBlocks.
-func LoneBlocks() int {
-	if blockScalar && (useAVX512 || useAVX2 || useSSSE3) {
-		return 1
-	}
-	if xmmBlocks && !useAVX512 && useAVX2 && useSSSE3 {
-		return 1
-	}
-	return CheapBlocks()
-}
+// SetCounter: QUIC header protection, SSH's packet ciphers): every path
+// here computes one block in the row code of two, so CheapBlocks.
+func LoneBlocks() int { return CheapBlocks() }
 
 // pathHeadBlocks returns how many message blocks KeyAndXOR and KeyStreamHead
 // generate in one call with the key block: with it, one AVX512 batch (16
@@ -45,17 +34,14 @@ func pathHeadBlocks() int {
 }
 
 // BatchBlocks returns the number of blocks in the widest batch of the
-// current path (17 for AVX512: 16 vector lanes and the scalar block, or 32,
-// two 16-lane batches, where the core takes xorLanes2AVX512; 8 for AVX2; 4
-// for SSSE3). A call of k·BatchBlocks()+1 blocks ends with one
+// current path (17 for AVX512: 16 vector lanes and the scalar block; 8 for
+// AVX2; 4 for SSSE3). A call of k·BatchBlocks()+1 blocks ends with one
 // block computed alone in the row layout, which costs what two do
 // (CheapBlocks), so a caller that may need more keystream later
 // (chacha20.Cipher) can stop one block short and take the last block with
 // the next one in one cheap call.
 func BatchBlocks() int {
 	switch {
-	case useAVX512 && lanes2:
-		return 32
 	case useAVX512:
 		return HeadBlocks + 1
 	case useAVX2:
@@ -64,20 +50,4 @@ func BatchBlocks() int {
 		return 4
 	}
 	return 1
-}
-
-// SetBlockScalar sets blockScalar, the choice of xorBlockScalar for calls
-// of one block, and returns its previous value: for the tests of package
-// chacha20, which check both choices on every CPU.
-func SetBlockScalar(on bool) (was bool) {
-	was, blockScalar = blockScalar, on
-	return was
-}
-
-// SetXMMBlocks sets xmmBlocks, the choice of the SSSE3 code for calls of
-// one and five blocks beside AVX2, and returns its previous value: for the
-// tests of package chacha20, as SetBlockScalar.
-func SetXMMBlocks(on bool) (was bool) {
-	was, xmmBlocks = xmmBlocks, on
-	return was
 }

@@ -20,10 +20,3 @@ func pathHeadBlocks() int { return HeadBlocks }
 // current path: 1 here, where no path computes a lone last block at a
 // higher price per block (see the amd64 version).
 func BatchBlocks() int { return 1 }
-
-// SetBlockScalar is the amd64 test hook (see cheap_amd64.go); there is no
-// scalar block to choose here.
-func SetBlockScalar(on bool) (was bool) { return false }
-
-// SetXMMBlocks does nothing outside amd64, where no such choice exists.
-func SetXMMBlocks(on bool) (was bool) { return false }

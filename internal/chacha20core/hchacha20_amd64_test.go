@@ -5,6 +5,8 @@ package chacha20core
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/chachakit/chachakit/internal/cryptotest"
 )
 
 // TestHChaCha20Asm compares the HChaCha20 kernels with the portable code on
@@ -17,10 +19,8 @@ func TestHChaCha20Asm(t *testing.T) {
 		on   bool
 		f    func(out, key *[32]byte, nonce *[16]byte)
 	}{
-		{"AVX512", avx512CPU, hChaCha20AVX512},
 		{"ProldAVX512", avx512CPU, hChaCha20ProldAVX512},
 		{"AVX2", avx2CPU, hChaCha20AVX2},
-		{"XMM", avx2CPU, hChaCha20XMM},
 	} {
 		if !k.on {
 			t.Logf("%s: not on this CPU", k.name)
@@ -48,11 +48,11 @@ func TestHChaCha20Asm(t *testing.T) {
 	}
 }
 
-// TestHChaCha20Scalar runs HChaCha20 through its dispatcher with both values
-// of X86ChaCha20.HChaCha20Scalar, so that every core's choice is tested on
-// every CPU: draft-irtf-cfrg-xchacha-03, Section 2.2.1's vector.
-func TestHChaCha20Scalar(t *testing.T) {
-	defer func(v bool) { hChaCha20Scalar = v }(hChaCha20Scalar)
+// TestHChaCha20Dispatch runs HChaCha20 through its dispatcher under every
+// keystream implementation this CPU has: draft-irtf-cfrg-xchacha-03,
+// Section 2.2.1's vector, with the assembly running exactly while the AVX512
+// or AVX2 path is on.
+func TestHChaCha20Dispatch(t *testing.T) {
 	key := [32]byte{
 		0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f,
 		0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x1f,
@@ -64,16 +64,15 @@ func TestHChaCha20Scalar(t *testing.T) {
 		0x82, 0x41, 0x3b, 0x42, 0x27, 0xb2, 0x7b, 0xfe, 0xd3, 0x0e, 0x42, 0x50, 0x8a, 0x87, 0x7d, 0x73,
 		0xa0, 0xf9, 0xe4, 0xd5, 0x8a, 0x74, 0xa8, 0x53, 0xc1, 0x2e, 0xc4, 0x13, 0x26, 0xd3, 0xec, 0xdc,
 	}
-	for _, scalar := range []bool{false, true} {
-		hChaCha20Scalar = scalar
+	cryptotest.Run(t, "chacha20", func(t *testing.T) {
 		var got [32]byte
 		HChaCha20(&got, &key, &nonce)
 		if got != want {
-			t.Errorf("hChaCha20Scalar %v: %x, want %x", scalar, got, want)
+			t.Errorf("%x, want %x", got, want)
 		}
 		var out [32]byte
-		if ran, want := hChaCha20Asm(&out, &key, &nonce), (useAVX512 || useAVX2) && !scalar; ran != want {
-			t.Errorf("hChaCha20Scalar %v: the assembly ran: %v, want %v", scalar, ran, want)
+		if ran, want := hChaCha20Asm(&out, &key, &nonce), useAVX512 || useAVX2; ran != want {
+			t.Errorf("the assembly ran: %v, want %v", ran, want)
 		}
-	}
+	})
 }

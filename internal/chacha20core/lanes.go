@@ -79,21 +79,15 @@ func laneBlocksGeneric(l *LaneSet, out *[Lanes][BlockSize]byte, n int) {
 
 // LaneBlocks2 writes the keystream blocks of the 2*Lanes lanes of l[0] and
 // l[1] to out, lane i of l[1] to out[Lanes+i]: two LaneBlocks calls of
-// Lanes lanes, in one call where LaneBlocks2Fast reports an interleaved
-// path.
-func LaneBlocks2(l *[2]LaneSet, out *[2 * Lanes][BlockSize]byte) { laneBlocks2(l, out) }
-
-// LaneBlocks2Fast reports whether LaneBlocks2 computes its two batches of
-// lanes interleaved, in less time than two LaneBlocks calls on a core
-// whose vector instructions leave ports idle in one batch's chain (amd64
-// with AVX-512).
-func LaneBlocks2Fast() bool { return laneBlocks2Fast() }
-
-// laneBlocks2Generic is LaneBlocks2 as two LaneBlocks calls.
-func laneBlocks2Generic(l *[2]LaneSet, out *[2 * Lanes][BlockSize]byte) {
+// Lanes lanes.
+func LaneBlocks2(l *[2]LaneSet, out *[2 * Lanes][BlockSize]byte) {
 	laneBlocks(&l[0], (*[Lanes][BlockSize]byte)(out[:Lanes]), Lanes)
 	laneBlocks(&l[1], (*[Lanes][BlockSize]byte)(out[Lanes:]), Lanes)
 }
+
+// LaneBlocks2Fast reports whether LaneBlocks2 takes less time than two
+// LaneBlocks calls: no path interleaves the two batches, so never.
+func LaneBlocks2Fast() bool { return false }
 
 // SetRun sets the counters and nonce of the k lanes j, j+1, ..., j+k-1 of
 // l (0 <= j, 0 < k, j+k <= Lanes): counter, counter+1, ... (modulo 2^32)
@@ -103,11 +97,6 @@ func (l *LaneSet) SetRun(j, k int, counter uint32, nonce *[3]uint32) {
 	if j < 0 || k <= 0 || j+k > Lanes {
 		panic("chacha20: internal error: bad lane run")
 	}
-	setRun(l, j, k, counter, nonce)
-}
-
-// setRunGeneric is SetRun's reference: SetBlock lane by lane.
-func setRunGeneric(l *LaneSet, j, k int, counter uint32, nonce *[3]uint32) {
 	for i := range k {
 		l.SetBlock(j+i, counter+uint32(i), nonce)
 	}

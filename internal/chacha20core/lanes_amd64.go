@@ -11,12 +11,6 @@ package chacha20core
 func laneBlocksAVX512(l *LaneSet, out *[Lanes][BlockSize]byte, n int)
 
 //go:noescape
-func laneBlocks2AVX512(l *[2]LaneSet, out *[2 * Lanes][BlockSize]byte)
-
-//go:noescape
-func setRunAVX512(l *LaneSet, mask uint16, base uint32, nonce *[3]uint32)
-
-//go:noescape
 func laneBlocksAVX2(l *LaneSet, out *[Lanes][BlockSize]byte, n int)
 
 // laneBlocks is the dispatcher of LaneBlocks, on the keystream's toggles (so
@@ -34,25 +28,3 @@ func laneBlocks(l *LaneSet, out *[Lanes][BlockSize]byte, n int) {
 }
 
 func laneBlocksFast() bool { return useAVX512 || useAVX2 }
-
-// laneBlocks2 is the dispatcher of LaneBlocks2: the interleaved batches
-// with AVX-512, else two LaneBlocks calls.
-func laneBlocks2(l *[2]LaneSet, out *[2 * Lanes][BlockSize]byte) {
-	if useAVX512 {
-		laneBlocks2AVX512(l, out)
-	} else {
-		laneBlocks2Generic(l, out)
-	}
-}
-
-func laneBlocks2Fast() bool { return useAVX512 }
-
-// setRun is the dispatcher of SetRun: one masked store per word with
-// AVX-512, else lane by lane.
-func setRun(l *LaneSet, j, k int, counter uint32, nonce *[3]uint32) {
-	if useAVX512 {
-		setRunAVX512(l, uint16((1<<k-1)<<j), counter-uint32(j), nonce)
-	} else {
-		setRunGeneric(l, j, k, counter, nonce)
-	}
-}

@@ -3,6 +3,9 @@
 package chacha20core
 
 import (
+	"bytes"
+	"math"
+	"math/rand/v2"
 	"strconv"
 	"testing"
 
@@ -23,17 +26,53 @@ func needAVX512(t *testing.T) {
 	t.Skip("no AVX-512 on this CPU")
 }
 
-// TestRowProld runs the keystream tests (every block count to 50 at offsets
-// 0..7 and in place, every length 0..1100 through XORKeyStream, the counter
-// edge) with both row codes of the AVX512 path for one and two blocks (one
-// block in the row code even where the core prefers xorBlockScalar),
-// whichever this core prefers, so that xorRowsProldAVX512 is checked
-// against the portable code on every CPU with AVX-512.
-func TestRowProld(t *testing.T) {
+// TestRowsAVX512 calls the two row codes of the AVX512 path for one and two
+// blocks itself, xorRowsProldAVX512 (the dispatcher's for calls of that
+// length) and xorBlocksAVX512's own (the tails of its longer calls), apart
+// and in place, at source and destination offsets 0..7, from counters next
+// to 2^32: the blocks, the bytes around them and the final counter must be
+// the portable code's, on every CPU with AVX-512.
+func TestRowsAVX512(t *testing.T) {
 	needAVX512(t)
-	defer func(v bool) { blockScalar = v }(blockScalar)
-	blockScalar = false // one block in the row code too
-	keystreamBothWays(t, &rowProld, [2]string{"shifts", "prold"})
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, k := range []struct {
+		name string
+		f    func(s *State, dst, src []byte)
+	}{
+		{"xorBlocksAVX512", xorBlocksAVX512},
+		{"xorRowsProldAVX512", xorRowsProldAVX512},
+	} {
+		for blocks := 0; blocks <= 2; blocks++ {
+			for _, ctr := range []uint32{0, 1 << 20, math.MaxUint32 - 1, math.MaxUint32} {
+				for off := 0; off < 8; off++ {
+					s := randState(r)
+					s.Counter = ctr
+					n := blocks * BlockSize
+					src := randBytes(r, n+8)
+					want := append([]byte(nil), src...)
+					ws := s
+					xorBlocksGeneric(&ws, want[off:off+n], src[off:off+n])
+
+					got := bytes.Repeat([]byte{guardByte}, n+8)
+					gs := s
+					k.f(&gs, got[7-off:7-off+n], src[off:off+n])
+					if !bytes.Equal(got[7-off:7-off+n], want[off:off+n]) || gs.Counter != ws.Counter {
+						t.Fatalf("%s: counter %#x, %d blocks: keystream or counter (%#x, want %#x) differs", k.name, ctr, blocks, gs.Counter, ws.Counter)
+					}
+					if !bytes.Equal(got[:7-off], bytes.Repeat([]byte{guardByte}, 7-off)) || !bytes.Equal(got[7-off+n:], bytes.Repeat([]byte{guardByte}, off+1)) {
+						t.Fatalf("%s: counter %#x, %d blocks: wrote outside dst", k.name, ctr, blocks)
+					}
+
+					in := append([]byte(nil), src...)
+					is := s
+					k.f(&is, in[off:off+n], in[off:off+n])
+					if !bytes.Equal(in, want) || is.Counter != ws.Counter {
+						t.Fatalf("%s: counter %#x, %d blocks in place: differs", k.name, ctr, blocks)
+					}
+				}
+			}
+		}
+	}
 }
 
 // keystreamBothWays runs the keystream tests as two subtests, named by
@@ -50,28 +89,30 @@ func keystreamBothWays(t *testing.T, knob *bool, names [2]string) {
 	}
 }
 
-// BenchmarkRowProld measures the choice X86ChaCha20For makes per core: one
-// and two blocks and HChaCha20 with either row code (also where the core
-// takes the scalar code for one block and HChaCha20).
-func BenchmarkRowProld(b *testing.B) {
+// BenchmarkRowsAVX512 measures the two row codes of the AVX512 path for one
+// and two blocks: xorBlocksAVX512's, whose rotations are two shifts and a
+// VPTERNLOGD, and xorRowsProldAVX512's VPROLD.
+func BenchmarkRowsAVX512(b *testing.B) {
 	if !avx512CPU {
 		b.Skip("no AVX-512 on this CPU")
 	}
-	defer func(v, w, h bool) { rowProld, blockScalar, hChaCha20Scalar = v, w, h }(rowProld, blockScalar, hChaCha20Scalar)
-	blockScalar, hChaCha20Scalar = false, false // the row code for one block and HChaCha20 too
-	for _, prold := range []bool{false, true} {
-		rounds := map[bool]string{false: "shifts", true: "prold"}[prold]
+	for _, k := range []struct {
+		rounds string
+		f      func(s *State, dst, src []byte)
+	}{
+		{"shifts", xorBlocksAVX512},
+		{"prold", xorRowsProldAVX512},
+	} {
 		for _, n := range []int{64, 128} {
-			benchXORBlocks(b, "op=XORBlocks/rounds="+rounds+"/size="+strconv.Itoa(n), n, func() { rowProld = prold })
+			b.Run("rounds="+k.rounds+"/size="+strconv.Itoa(n), func(b *testing.B) {
+				var s State
+				buf := make([]byte, n)
+				b.SetBytes(int64(n))
+				for b.Loop() {
+					k.f(&s, buf, buf)
+				}
+			})
 		}
-		b.Run("op=HChaCha20/rounds="+rounds, func(b *testing.B) {
-			rowProld = prold
-			var out, key [32]byte
-			var nonce [16]byte
-			for b.Loop() {
-				HChaCha20(&out, &key, &nonce)
-			}
-		})
 	}
 }
 
@@ -103,22 +144,6 @@ func BenchmarkRowsZ2(b *testing.B) {
 		b.Skip("no AVX-512 on this CPU")
 	}
 	benchKnob(b, &rowsZ2, "layout", [2]string{"vl8", "z2"}, 320, 448, 512)
-}
-
-// TestRowsY runs the keystream tests with and without xorRowsYAVX512 for
-// three or four blocks, whichever this core prefers.
-func TestRowsY(t *testing.T) {
-	needAVX512(t)
-	keystreamBothWays(t, &rowsY, [2]string{"z", "y2"})
-}
-
-// BenchmarkRowsY measures the choice X86ChaCha20For makes per core for
-// three and four blocks: one zmm row set or two ymm row sets.
-func BenchmarkRowsY(b *testing.B) {
-	if !avx512CPU {
-		b.Skip("no AVX-512 on this CPU")
-	}
-	benchKnob(b, &rowsY, "layout", [2]string{"z", "y2"}, 192, 256)
 }
 
 // benchKnob runs XORBlocks of each size with *knob false and then true,

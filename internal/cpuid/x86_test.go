@@ -91,26 +91,11 @@ func TestReadX86(t *testing.T) {
 	}
 }
 
-// TestX86AEADFor names the routing of every core in the table (AEAD,
-// keystream and Poly1305): the measured ones their own, the rest the
-// default.
-func TestX86AEADFor(t *testing.T) {
-	want := map[X86Core]X86AEAD{
-		IntelSapphireRapids: {SmallMax: 192, SmallMaxAVX2: 448, Prold: true, LoopIFMA: true},
-		AMDZen5:             {SmallMax: 192, SmallMaxAVX2: 448, KeyScalar: true},
-		AMDZen5Wide:         {SmallMax: 192, SmallMaxAVX2: 448, Prold: true, KeyScalar: true, OpenKeyFirst: true, SealHandoff: true, BatchWide: true},
-		AMDZen4:             {SmallMax: 448, SmallMaxAVX2: 448, OpenFirstMin: 321, Prold: true, ProldMin: 65},
-		AMDZen1:             {SmallMax: 448, SmallMaxAVX2: 448, BatchLoop: true},
-	}
+// TestX86Routes names the routing of every core in the table (keystream
+// and Poly1305): the measured exceptions their own, the rest the default.
+func TestX86Routes(t *testing.T) {
 	for c := X86Unknown; c <= AMDZen5Wide; c++ {
-		w, ok := want[c]
-		if !ok {
-			w = X86AEAD{SmallMax: 192, SmallMaxAVX2: 448, OpenFirstMin: 321}
-		}
-		if got := X86AEADFor(c); got != w {
-			t.Errorf("%v: %+v, want %+v", c, got, w)
-		}
-		wc := X86ChaCha20{RowProld: c == IntelSapphireRapids || c == AMDZen5Wide, RowsZ2: c == IntelSapphireRapids, RowsY: c == AMDZen4, HChaCha20Scalar: zen5(c), BlockScalar: zen5(c), Lanes2: c == AMDZen5Wide, XMMBlocks: c == AMDZen1}
+		wc := X86ChaCha20{RowsZ2: c == IntelSapphireRapids}
 		if got := X86ChaCha20For(c); got != wc {
 			t.Errorf("%v: X86ChaCha20For %+v, want %+v", c, got, wc)
 		}

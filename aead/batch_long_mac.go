@@ -1,5 +1,3 @@
-//go:build !amd64 || !gc || purego
-
 package aead
 
 import (
@@ -7,13 +5,13 @@ import (
 	"github.com/chachakit/chachakit/internal/poly1305"
 )
 
-// The long group's MAC chunks, as on amd64 (lanes2MAC).
+// The long group's MAC chunks.
 const (
 	lanes2MACChunk = 64
 	lanes2MACMax   = 10 * lanes2MACChunk
 )
 
-// lanes2MAC is the reference of amd64's aeadasm.LaneBlocks2MAC.
+// lanes2MAC is the two MACs' Write beside LaneBlocks2 (lanes2MACGeneric).
 func lanes2MAC(l *[2]chacha20core.LaneSet, out *[2 * chacha20core.Lanes][chacha20core.BlockSize]byte, a, b *poly1305.MAC, ma, mb []byte) {
 	lanes2MACGeneric(l, out, a, b, ma, mb)
 }
