@@ -4,16 +4,14 @@ package aead
 
 import (
 	"github.com/chachakit/chachakit/internal/aeadasm"
-	"github.com/chachakit/chachakit/internal/cpuid"
 )
 
 // pick is the route table of amd64: the kernel of internal/aeadasm that
 // seals or opens an n-byte message with adLen bytes of additional data, or
 // aeadasm.None for the portable passes of seal and open. The choices
-// depend on the CPU's features and the lengths only, save the IFMA
-// exception of ifmaMin (bench/README.md, "ChaCha20-Poly1305 by message
-// length" and "In context"); the kernels' own limits are aeadasm's
-// constants.
+// depend on the CPU's features and the lengths only (bench/README.md,
+// "ChaCha20-Poly1305 by message length" and "In context"); the kernels'
+// own limits are aeadasm's constants.
 func pick(n, adLen int, open bool) aeadasm.Kernel {
 	// Up to 192 bytes with AVX-512BW, one call does it all from key and
 	// nonce. Asked first, without the whole set of kernels: the short
@@ -51,9 +49,6 @@ func pick(n, adLen int, open bool) aeadasm.Kernel {
 	// it needs two batches to gain anything; an Open MACs the batch it
 	// decrypts.
 	case open && n >= aeadasm.Batch || n >= 2*aeadasm.Batch:
-		if avx512 && stitchedIFMA && n >= max(ifmaLoopMin, ifmaMin) && k.Has(aeadasm.StitchedIFMA) {
-			return aeadasm.StitchedIFMA
-		}
 		if avx512 {
 			return aeadasm.StitchedAVX512
 		}
@@ -61,23 +56,6 @@ func pick(n, adLen int, open bool) aeadasm.Kernel {
 	}
 	return aeadasm.None
 }
-
-// stitchedIFMA selects the stitched loop with the MAC in IFMA lanes
-// (StitchedIFMA) from ifmaLoopMin bytes, where the CPU has IFMA: it
-// computes the IFMA powers of r before its first batch, which costs it
-// what it wins below 8 KiB. A variable for the tests.
-var stitchedIFMA = true
-
-var ifmaLoopMin = 8192 // a variable for the tests
-
-// ifmaMin is the shortest message that takes a kernel with the MAC in IFMA
-// lanes on this CPU (internal/cpuid's X86IFMAMin: 0, or 8 KiB on Intel's
-// cores, where IFMA code slows the code after it by more than it saves
-// below that); a variable for the tests.
-var ifmaMin = func() int {
-	x, _ := cpuid.ReadX86()
-	return cpuid.X86IFMAMin(x)
-}()
 
 // subkeyFirstMax is -1: XChaCha20-Poly1305 derives its subkey where the
 // nonce is used (the small kernels run HChaCha20 in their own row set).

@@ -5,20 +5,10 @@ package aead
 import (
 	"bytes"
 	"crypto/cipher"
-	"fmt"
 	"testing"
 
 	"github.com/chachakit/chachakit/internal/aeadasm"
 )
-
-// anyIFMA lets the route take the IFMA kernels at every length for the rest
-// of t, as on the CPUs where internal/cpuid's X86IFMAMin is 0, so that they
-// run on every CPU that has them.
-func anyIFMA(t testing.TB) {
-	old := ifmaMin
-	ifmaMin = 0
-	t.Cleanup(func() { ifmaMin = old })
-}
 
 // TestSmallRoutes: up to each small kernel's reach with at most 64 bytes of
 // additional data, the route takes the AVX-512 small kernel where it runs
@@ -51,55 +41,6 @@ func TestSmallRoutes(t *testing.T) {
 		nonce[1] = byte(n)
 		checkRoute(t, ours, ref, nonce, pt, make([]byte, n%70), "small routes")
 	}
-}
-
-// TestStitchedIFMARoutes runs Seal and Open of long messages against
-// x/crypto with either stitched loop (the MAC on the integer units or in
-// IFMA lanes), so that the route of every core is tested on every CPU with
-// IFMA: results, in-place use, and a forged message's zeroed dst.
-func TestStitchedIFMARoutes(t *testing.T) {
-	if !aeadasm.Available().Has(aeadasm.StitchedIFMA) {
-		t.Skip("no IFMA stitched loop on this CPU")
-	}
-	defer func(v bool, m int) { stitchedIFMA, ifmaLoopMin = v, m }(stitchedIFMA, ifmaLoopMin)
-	ifmaLoopMin = 0
-	anyIFMA(t)
-	ours, ref, nonce := routeAEADs(5)
-	for _, ifma := range []bool{false, true} {
-		stitchedIFMA = ifma
-		for _, n := range []int{1024, 1040, 2047, 2048, 2049, 3000, 3072, 4096 + 17, 8192 + 1023, 16384, 16384 + 5} {
-			for _, adLen := range []int{0, 13, 100} {
-				if k := pick(n, adLen, false); n >= 2048 && (k == aeadasm.StitchedIFMA) != ifma {
-					t.Fatalf("n=%d: stitchedIFMA %v routes to kernel %d", n, ifma, k)
-				}
-				ad := make([]byte, adLen)
-				pt := make([]byte, n)
-				for i := range pt {
-					pt[i] = byte(n + i*3)
-				}
-				nonce[0], nonce[1] = byte(n), byte(adLen)
-				checkRoute(t, ours, ref, nonce, pt, ad, fmt.Sprintf("ifma %v", ifma))
-			}
-		}
-	}
-}
-
-// BenchmarkStitchedIFMA measures the IFMA loop against the integer one for
-// long messages: Seal and Open through the stitched loop with the MAC on
-// the integer units ("loop=integer") or in IFMA lanes ("loop=ifma"), with
-// 13 bytes of additional data.
-func BenchmarkStitchedIFMA(b *testing.B) {
-	if !aeadasm.Available().Has(aeadasm.StitchedIFMA) {
-		b.Skip("no IFMA stitched loop on this CPU")
-	}
-	a, _ := New(make([]byte, KeySize))
-	nonce := make([]byte, NonceSize)
-	defer func(v bool) { stitchedIFMA = v }(stitchedIFMA)
-	defer func(m int) { ifmaLoopMin = m }(ifmaLoopMin)
-	ifmaLoopMin = 0
-	anyIFMA(b)
-	benchChoice(b, a, nonce, []int{2048, 4096, 8192, 16384}, "loop", [2]string{"integer", "ifma"},
-		func(ifma bool) { stitchedIFMA = ifma })
 }
 
 // benchChoice runs Seal and Open of each size, with 13 bytes of additional

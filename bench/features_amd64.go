@@ -32,10 +32,6 @@ func cpuDetails() map[string]string {
 	if cpuid.X86ChaCha20For(c).RowsZ2 {
 		z2 = "two zmm row sets"
 	}
-	ifma := "on the integer units"
-	if aeadasm.Available().Has(aeadasm.StitchedIFMA) {
-		ifma = fmt.Sprintf("on the integer units, in IFMA lanes from %d KiB", max(8192, cpuid.X86IFMAMin(x))>>10)
-	}
 	mac := "Poly1305 of the separate passes: the widest vector path"
 	if m := cpuid.X86Poly1305For(c).AVX2Min; m > 0 {
 		mac = fmt.Sprintf("Poly1305 of the separate passes: AVX2 lanes from %d bytes, the integer units below", m)
@@ -49,8 +45,8 @@ func cpuDetails() map[string]string {
 		"core":  c.String(),
 		"route": off + fmt.Sprintf("AEAD small kernels up to %d bytes (AVX-512) or %d (AVX2), the short path above them up to 448 bytes; "+
 			"with AVX2 only, the mid-size kernel from 449 bytes (every Seal, and the Opens below 8 KiB except those 0-63 bytes past a multiple of 1 KiB from 1 KiB on); "+
-			"long messages: the stitched loop with the MAC %s; five to eight keystream blocks in %s; %s",
-			aeadasm.SmallAVX512Max, aeadasm.SmallAVX2Max, ifma, z2, mac),
+			"long messages: the stitched loop with the MAC on the integer units; five to eight keystream blocks in %s; %s",
+			aeadasm.SmallAVX512Max, aeadasm.SmallAVX2Max, z2, mac),
 	}
 }
 

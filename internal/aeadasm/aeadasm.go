@@ -1,7 +1,7 @@
 // Package aeadasm holds the amd64 and arm64 assembly kernels of
 // ChaCha20-Poly1305 (RFC 8439, Section 2.8): whole Seals and Opens in which
 // the ChaCha20 keystream runs on the vector units while Poly1305 runs on the
-// integer units (or in IFMA lanes), in one pass over the message.
+// integer units, in one pass over the message.
 //
 // The aead package chooses a kernel for each message (its route_amd64.go
 // and route_arm64.go hold every threshold) and calls [Seal] or [Open]: that
@@ -22,9 +22,7 @@
 //     [MidAVX2Min] bytes in 8-block batches, each batch's ciphertext MACed
 //     during the next one;
 //   - stitched (stitched_amd64.go): whole [Batch]-byte batches of 16 blocks
-//     (AVX-512) or twice 8 (AVX2) with the MAC on the integer units, or
-//     ([StitchedIFMA], for long messages) 16 blocks with the MAC in
-//     AVX-512 IFMA lanes.
+//     (AVX-512) or twice 8 (AVX2) with the MAC on the integer units.
 //
 // One more amd64 kernel is not a Seal or Open: [LanesAVX512]
 // (lanes_amd64.go), the batch kernel of aead.Batch, seals or opens up to
@@ -76,7 +74,6 @@ const (
 	SmallAVX2          // up to SmallAVX2Max bytes, AVX2
 	MidAVX2            // from MidAVX2Min bytes, AVX2
 	StitchedAVX512
-	StitchedIFMA // StitchedAVX512's keystream with the MAC in IFMA lanes
 	StitchedAVX2
 	NEONStitched // arm64
 	SVE2Stitched // arm64 with SVE2

@@ -54,9 +54,6 @@ func Available() Set {
 				s |= 1 << LanesAVX512
 			}
 		}
-		if hasIFMA {
-			s |= 1 << StitchedIFMA
-		}
 	}
 	if useAVX2 {
 		s |= 1<<StitchedAVX2 | 1<<MidAVX2
@@ -104,7 +101,7 @@ func sealLong(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[
 	switch k {
 	case MidAVX2:
 		sealMidAVX2(&s, dst, src, ad, tag)
-	case StitchedAVX512, StitchedIFMA, StitchedAVX2:
+	case StitchedAVX512, StitchedAVX2:
 		sealStitched(k, &s, dst, src, ad, tag)
 	default:
 		panic("chacha20poly1305: internal error: unknown AEAD kernel")
@@ -139,7 +136,7 @@ func openLong(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[
 	switch k {
 	case MidAVX2:
 		ok = openMidAVX2(&s, dst, src, ad, tag)
-	case StitchedAVX512, StitchedIFMA, StitchedAVX2:
+	case StitchedAVX512, StitchedAVX2:
 		ok = openStitched(k, &s, dst, src, ad, tag)
 	default:
 		panic("chacha20poly1305: internal error: unknown AEAD kernel")

@@ -75,8 +75,6 @@ func XORAndMAC(k Kernel, s *State, dst, src, mac []byte, lag bool, h *[3]uint64,
 	switch k {
 	case StitchedAVX512:
 		xorMACAVX512(s, dst[:len(src)], src, mac, skip, h, r)
-	case StitchedIFMA:
-		xorMACIFMA(s, dst[:len(src)], src, mac, skip, h, r)
 	default:
 		xorMACAVX2(s, dst[:len(src)], src, mac, skip, h, r)
 	}

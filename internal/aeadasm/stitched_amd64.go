@@ -29,13 +29,6 @@ func xorMACAVX512(s *chacha20core.State, dst, src, mac []byte, skip int, h *[3]u
 //go:noescape
 func xorMACAVX2(s *chacha20core.State, dst, src, mac []byte, skip int, h *[3]uint64, r *[2]uint64)
 
-// xorMACIFMA is xorMACAVX512's keystream with the MAC in AVX-512 IFMA
-// lanes, merged into the double rounds (_asm/stitched_ifma.go); h[2] < 8
-// on return.
-//
-//go:noescape
-func xorMACIFMA(s *chacha20core.State, dst, src, mac []byte, skip int, h *[3]uint64, r *[2]uint64)
-
 // keyTailAVX512 and keyTailAVX2 store the keystream of four blocks of s's
 // key to out, row 3 of block b (its counter and nonce words) from
 // rows[4b:4b+4], in two row sets; keyTail8AVX512 and keyTail16AVX512 that
@@ -119,8 +112,8 @@ func startTail(kern Kernel, s *chacha20core.State, p *poly1305.MAC, ks []byte, a
 	return w
 }
 
-// xorAndMAC runs the loop of kernel k (StitchedAVX512, StitchedIFMA or
-// StitchedAVX2) over the whole batches of src.
+// xorAndMAC runs the loop of kernel k (StitchedAVX512 or StitchedAVX2)
+// over the whole batches of src.
 func xorAndMAC(k Kernel, s *chacha20core.State, p *poly1305.MAC, dst, src, mac []byte, skip int) {
 	if len(src)%Batch != 0 || len(dst) < len(src) || len(mac) != len(src)-skip*Batch {
 		panic("chacha20poly1305: internal error: wrong dst, src and/or mac length")
@@ -129,8 +122,6 @@ func xorAndMAC(k Kernel, s *chacha20core.State, p *poly1305.MAC, dst, src, mac [
 	switch k {
 	case StitchedAVX512:
 		xorMACAVX512(s, dst[:len(src)], src, mac, skip, h, r)
-	case StitchedIFMA:
-		xorMACIFMA(s, dst[:len(src)], src, mac, skip, h, r)
 	default:
 		xorMACAVX2(s, dst[:len(src)], src, mac, skip, h, r)
 	}

@@ -29,7 +29,6 @@ var stitchedKernels = []struct {
 	kernel    Kernel
 }{
 	{"AVX512Stitched", StitchedAVX512Available(), StitchedAVX512},
-	{"AVX512Stitched-IFMA", StitchedAVX512Available() && hasIFMA, StitchedIFMA},
 	{"AVX2Stitched", StitchedAVX2Available(), StitchedAVX2},
 }
 
