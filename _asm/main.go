@@ -7,7 +7,7 @@
 //	-gen cpuid      internal/cpuid/cpuid_amd64.s          the CPUID instruction
 //	-gen xorbytes   internal/xorbytes/xor_amd64.s         XORBytes (AVX2, SSE2)
 //	-gen poly1305   internal/poly1305/poly1305_amd64.s    Poly1305 block functions
-//	-gen chacha20   internal/chacha20core/chacha20_amd64.s keystream, HChaCha20, lanes
+//	-gen chacha20   internal/chacha20core/chacha20_amd64.s keystream, lanes
 //	-gen small      internal/aeadasm/small_amd64.s        AEAD kernels of short messages
 //	-gen midavx2    internal/aeadasm/mid_avx2_amd64.s     mid-size AVX2 AEAD kernels
 //	-gen lanesaead  internal/aeadasm/lanes_amd64.s        aead.Batch's kernels
@@ -74,8 +74,7 @@
 //
 // The same file holds the AVX-512 row code the route of package
 // chacha20core picks by length (VPROLD rounds for one or two blocks) and per
-// core (two zmm row sets for five to eight blocks), and HChaCha20 in the
-// row layout.
+// core (two zmm row sets for five to eight blocks).
 // laneBlocksAVX512 and laneBlocksAVX2 (lanes.go) compute LaneBlocks: up to
 // 16 independent blocks, each with its own key, counter and nonce, in the
 // transposed or row layout after their number.
@@ -124,7 +123,7 @@ var (
 
 // The files this generator writes, one per -gen value: CPUID for package
 // cpuid, XORBytes of package xorbytes, the Poly1305 block functions of
-// package poly1305, the keystream paths and HChaCha20 of package
+// package poly1305, the keystream paths of package
 // chacha20core, and one file per family of the AEAD kernels of package
 // aeadasm (lanesaead: the batch kernel). Each runs from the go:generate line
 // of its package.
@@ -139,8 +138,6 @@ var families = map[string]func(){
 		genRowsZ2AVX512()
 		genAVX2()
 		genSSSE3()
-		genHChaCha20("ProldAVX512", func() { qrAVX512([]quad{{Y0, Y1, Y2, Y3}}) })
-		genHChaCha20("AVX2", func() { vecISA{name: "AVX2", width: 32, avx: true}.qr([]quad{{Y0, Y1, Y2, Y3}}, []VecPhysical{Y13}) })
 		genLanesAVX512()
 		genLanesAVX2()
 	},

@@ -80,30 +80,6 @@ func genSmall() {
 	genSmallRowsAVX2(4, midMask)
 }
 
-// genHChaCha20 emits hChaCha20<isa>(out *[32]byte, key *[32]byte, nonce
-// *[16]byte): HChaCha20 (draft-irtf-cfrg-xchacha-03, Section 2.2) in the row
-// layout of the small kernels, for XChaCha20 calls that do not go through
-// them. The output is stored as two 16-byte rows (no feed-forward: rows 0
-// and 3).
-func genHChaCha20(isa string, qr func()) {
-	TEXT("hChaCha20"+isa, NOSPLIT, "func(out *[32]byte, key *[32]byte, nonce *[16]byte)")
-	Doc("hChaCha20" + isa + " computes HChaCha20 of key and nonce into out: see _asm/small.go.")
-	smallName = "hchacha" + isa
-	k := &smallKernel{q: quad{Y0, Y1, Y2, Y3}, qr1: qr}
-	Load(Param("key"), RAX)
-	Load(Param("nonce"), RBX)
-	VBROADCASTI128(sigma, Y8)
-	VBROADCASTI128(Mem{Base: RAX}, Y9)
-	VBROADCASTI128(Mem{Base: RAX, Disp: 16}, Y10)
-	VBROADCASTI128(Mem{Base: RBX}, Y11)
-	k.doubleRounds(k.label("rounds"), false)
-	Load(Param("out"), RAX)
-	VMOVDQU(X0, Mem{Base: RAX})
-	VMOVDQU(X3, Mem{Base: RAX, Disp: 16})
-	clearY0Y15()
-	RET()
-}
-
 // smallKernel is what the two kernels share: the frame and the emitters of
 // the common steps. Set 0 (q: blocks 0 and 1) always runs; set 1 (q2:
 // blocks 2 and 3, last row in in3b) only for messages over 64 bytes.

@@ -110,17 +110,10 @@ func firstColumns(s *State) (f [12]uint32) {
 // HChaCha20 derives a 32-byte subkey from a key and the first 16 bytes of an
 // XChaCha20 nonce (draft-irtf-cfrg-xchacha-03, Section 2.2): the ChaCha20
 // rounds on a state whose last row is the nonce, with no final addition,
-// keeping rows 0 and 3. The amd64 assembly paths have their own
-// (hChaCha20ProldAVX512, hChaCha20AVX2).
+// keeping rows 0 and 3. It has no assembly: it runs once per XChaCha20
+// key and nonce, and the AEAD's small kernels derive the subkey in their
+// own registers.
 func HChaCha20(out *[32]byte, key *[32]byte, nonce *[16]byte) {
-	if hChaCha20Asm(out, key, nonce) {
-		return
-	}
-	hChaCha20Generic(out, key, nonce)
-}
-
-// hChaCha20Generic is the portable HChaCha20.
-func hChaCha20Generic(out *[32]byte, key *[32]byte, nonce *[16]byte) {
 	le := binary.LittleEndian
 	x0, x1, x2, x3 := c0, c1, c2, c3
 	x4, x5, x6, x7 := le.Uint32(key[0:]), le.Uint32(key[4:]), le.Uint32(key[8:]), le.Uint32(key[12:])
