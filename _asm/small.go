@@ -12,12 +12,9 @@ import (
 // The AEAD of a short message in one call (AVX-512, AVX2)
 //
 //	func aeadSmallAVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
-//	func aeadSmall3AVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
 //	func aeadSmallAVX2(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
 //
-// (the declarations are in internal/aeadasm/small_amd64.go; every small
-// kernel has this signature, aeadSmall5AVX2 and aeadSmall7AVX2 too, see
-// genSmallRowsAVX2)
+// (the declarations are in internal/aeadasm/small_amd64.go)
 //
 // For messages of at most 64 bytes the AEAD is one ChaCha20 block pair and a
 // few Poly1305 blocks, and every step is on one dependency chain: block 0's
@@ -27,8 +24,8 @@ import (
 // SumAEAD) add buffer copies, clears and call set-up around that chain, so
 // this function does the whole chain in one call, for len(src) <= 64 and
 // len(ad) <= 64 (bench/README.md, "ChaCha20-Poly1305 by message length").
-// aeadSmall3AVX512 does the same for up to 192 bytes with a second row set
-// (blocks 2 and 3) interleaved with the first: the two chains share the
+// From 65 to 192 bytes it adds a second row set (blocks 2 and 3)
+// interleaved with the first: the two chains share the
 // rounds' latency, which beats XORBlocks and SumAEAD from 65 to 192 bytes
 // (the same section):
 //
@@ -73,11 +70,29 @@ import (
 // blk. The rounds are the AVX2 row code's (vecISA.qr).
 
 func genSmall() {
-	genSmallAVX512(false)
-	genSmallAVX512(true)
-	genSmallAVX2(midMask) // midMask: 64 bytes of 0xff, then 64 zeros
-	genSmallRowsAVX2(3, midMask)
-	genSmallRowsAVX2(4, midMask)
+	genSmallAVX512()
+	genSmallAVX2All(midMask) // midMask: 64 bytes of 0xff, then 64 zeros
+}
+
+// genSmallAVX2All emits aeadSmallAVX2, one function for every message of
+// up to 448 bytes: by length, two row sets (up to 192 bytes,
+// smallAVX2Body), three (up to 320) or four (smallRowsAVX2Body), each with
+// its own frame slots, behind one entry.
+func genSmallAVX2All(maskTail Mem) {
+	TEXT("aeadSmallAVX2", 0, "func(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)")
+	Doc("aeadSmallAVX2 seals (open == 0) or opens a message of at most 448 bytes",
+		"with at most 64 bytes of additional data in one call: see _asm/small.go.")
+	Comment("Two row sets up to 192 bytes, three up to 320, four above.")
+	Load(Param("src").Len(), RCX)
+	CMPQ(RCX, U32(5*64))
+	JA(LabelRef("small2_sets4"))
+	CMPQ(RCX, U32(3*64))
+	JA(LabelRef("small2_sets3"))
+	smallAVX2Body(maskTail)
+	Label("small2_sets3")
+	smallRowsAVX2Body(3, maskTail)
+	Label("small2_sets4")
+	smallRowsAVX2Body(4, maskTail)
 }
 
 // smallKernel is what the two kernels share: the frame and the emitters of
@@ -377,28 +392,22 @@ func (k *smallKernel) finish(h [3]GPPhysical, store func()) {
 	MOVQ(RAX, k.sKey.Offset(8))
 }
 
-// genSmallAVX512 emits aeadSmallAVX512 (one row set: up to 64 bytes) or,
-// with two set, aeadSmall3AVX512 (two row sets: up to 192 bytes; a second
-// function rather than a branch, so that the 64-byte case keeps its code).
-// The rounds are qrAVX512's (x ^= y; x <<<= r by VPROLD): on a core where
+// genSmallAVX512 emits aeadSmallAVX512: one row set up to 64 bytes, two
+// up to 192 (the second set's work behind branches on the length). The
+// rounds are qrAVX512's (x ^= y; x <<<= r by VPROLD): on a core where
 // VPROLD takes one cycle a shift pair only adds work for the shift ports
 // (bench/README.md, "The small kernels on Intel").
-func genSmallAVX512(two bool) {
-	name, max := "aeadSmallAVX512", "64"
+func genSmallAVX512() {
+	const two = true
+	name := "aeadSmallAVX512"
 	smallName = "small512"
-	if two {
-		name, max, smallName = "aeadSmall3AVX512", "192", "small3"
-	}
 	TEXT(name, NOSPLIT, "func(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)")
-	Doc(name+" seals (open == 0) or opens a message of at most "+max+" bytes",
+	Doc(name+" seals (open == 0) or opens a message of at most 192 bytes",
 		"with at most 64 bytes of additional data in one call: see _asm/small.go.")
 	set1 := quad{Y18, Y19, Y20, Y21}
 	qr1 := func() { qrAVX512([]quad{{Y0, Y1, Y2, Y3}}) }
 	qr2 := func() { qrAVX512([]quad{{Y0, Y1, Y2, Y3}, set1}) }
-	k := newSmallKernel(quad{}, nil, qr1, nil)
-	if two {
-		k = newSmallKernel(set1, Y22, qr1, qr2)
-	}
+	k := newSmallKernel(set1, Y22, qr1, qr2)
 	buf := AllocLocal(64 + 192 + 16)
 
 	Load(Param("key"), RAX)
@@ -506,12 +515,12 @@ func genSmallAVX512(two bool) {
 	RET()
 }
 
-func genSmallAVX2(maskTail Mem) {
-	name, max := "aeadSmallAVX2", 192
+// smallAVX2Body emits aeadSmallAVX2's code for messages of up to 192
+// bytes: two ymm row sets (blocks 0 to 3), the second one only for
+// messages over 64 bytes.
+func smallAVX2Body(maskTail Mem) {
+	max := 192
 	smallName = "small2"
-	TEXT(name, 0, "func(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)")
-	Doc(name+" seals (open == 0) or opens a message of at most "+strconv.Itoa(max)+" bytes",
-		"with at most 64 bytes of additional data in one call: see _asm/small.go.")
 	v := vecISA{name: "AVX2", width: 32, avx: true}
 	set1 := quad{Y4, Y5, Y6, Y7}
 	k := newSmallKernel(set1, Y12,
@@ -555,9 +564,8 @@ func genSmallAVX2(maskTail Mem) {
 	RET()
 }
 
-// genSmallRowsAVX2 emits aeadSmall5AVX2 (three sets) or aeadSmall7AVX2
-// (four), aeadSmallAVX2 for messages of 193 to 320 and of 321 to 448
-// bytes: blocks 0 to 5 (or 7) in three (four) ymm row sets, as x/crypto's
+// smallRowsAVX2Body emits aeadSmallAVX2's code for messages of 193 to 320
+// bytes (nsets 3) and of 321 to 448 (nsets 4): blocks 0 to 5 (or 7) in three (four) ymm row sets, as x/crypto's
 // AVX2 code computes up to 320 (and 512) bytes of keystream
 // (chacha20poly1305_amd64.s: seal320AVX2, and the first batch of
 // sealAVX2), for cores whose double-pumped ymm units make the 8-lane batch
@@ -569,12 +577,8 @@ func genSmallAVX2(maskTail Mem) {
 // round reads, through a frame slot (as x/crypto's sealAVX2 borrows one of
 // its rows). The results go to blk as they are computed, also in Open:
 // they are copied to dst only if the tag matched, and blk is wiped.
-func genSmallRowsAVX2(nsets int, maskTail Mem) {
+func smallRowsAVX2Body(nsets int, maskTail Mem) {
 	blocks := 2*nsets - 1
-	name := "aeadSmall" + string(rune('0'+blocks)) + "AVX2"
-	TEXT(name, 0, "func(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)")
-	Doc(name+" seals (open == 0) or opens a message of at most "+strconv.Itoa(64*blocks)+" bytes",
-		"with at most 64 bytes of additional data in one call: see _asm/small.go.")
 	smallName = "small" + string(rune('0'+blocks))
 	v := vecISA{name: "AVX2", width: 32, avx: true}
 	sets := []quad{{Y0, Y1, Y2, Y3}, {Y4, Y5, Y6, Y7}, {Y8, Y9, Y10, Y11}, {Y12, Y13, Y14, Y15}}[:nsets]

@@ -3,54 +3,33 @@
 package aeadasm
 
 // aeadSmallAVX512 (small_amd64.s): keystream blocks 0 (the Poly1305 key)
-// and 1 of key and nonce (12 bytes, or 24 for XChaCha20: the HChaCha20
-// subkey is computed first, in registers) and the Poly1305 tag of ad
-// (len(ad) <= 64) and the ciphertext, for len(src) <= 64. Seal (open == 0):
-// dst = src ^ keystream and *tag = the tag. Open: the tag of src is
-// compared with *tag and only if they are equal is dst = src ^ keystream
-// written; ok reports whether they were. The rounds rotate with VPROLD.
+// to 3 of key and nonce (12 bytes, or 24 for XChaCha20: the HChaCha20
+// subkey is computed first, in registers; blocks 2 and 3 only for
+// len(src) > 64) and the Poly1305 tag of ad (len(ad) <= 64) and the
+// ciphertext, for len(src) <= 192. Seal (open == 0): dst = src ^ keystream
+// and *tag = the tag. Open: the tag of src is compared with *tag and only
+// if they are equal is dst = src ^ keystream written; ok reports whether
+// they were. The rounds rotate with VPROLD.
 //
 //go:noescape
 func aeadSmallAVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
 
-// aeadSmall3AVX512 is the same for len(src) <= 192 (two row sets: blocks 0
-// to 3), a separate function so that the 64-byte case keeps its code.
-//
-//go:noescape
-func aeadSmall3AVX512(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
-
 // aeadSmallAVX2 is the same for CPUs with AVX2 but not AVX-512BW, for
-// len(src) <= 192; without masked byte loads it copies src and ad into its
-// frame and the result out (exactly their bytes: _asm/small.go,
-// smallBufs), and wipes the copies.
+// len(src) <= 448: two ymm row sets up to 192 bytes, three up to 320, four
+// above (as x/crypto's AVX2 code computes short messages). Without masked
+// byte loads it copies src and ad into its frame and the result out
+// (exactly their bytes: _asm/small.go, smallBufs), and wipes the copies.
 //
 //go:noescape
 func aeadSmallAVX2(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
 
-// aeadSmall5AVX2 and aeadSmall7AVX2 are aeadSmallAVX2 for messages of up to
-// 320 and 448 bytes: blocks 0 to 5 in three ymm row sets, and 0 to 7 in
-// four.
-//
-//go:noescape
-func aeadSmall5AVX2(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
-
-//go:noescape
-func aeadSmall7AVX2(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)
-
 // small runs small kernel k (SmallAVX512 or SmallAVX2) on a message that
 // the kernel takes (checkSmall).
 func small(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) int {
-	switch n := len(src); {
-	case k == SmallAVX2 && n > 5*64:
-		return aeadSmall7AVX2(key, nonce, dst, src, ad, tag, open)
-	case k == SmallAVX2 && n > SmallMax:
-		return aeadSmall5AVX2(key, nonce, dst, src, ad, tag, open)
-	case k == SmallAVX2:
+	if k == SmallAVX2 {
 		return aeadSmallAVX2(key, nonce, dst, src, ad, tag, open)
-	case n <= 64:
-		return aeadSmallAVX512(key, nonce, dst, src, ad, tag, open)
 	}
-	return aeadSmall3AVX512(key, nonce, dst, src, ad, tag, open)
+	return aeadSmallAVX512(key, nonce, dst, src, ad, tag, open)
 }
 
 // checkSmall panics unless small kernel k takes a message of n bytes and

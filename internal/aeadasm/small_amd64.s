@@ -330,6 +330,7 @@ small512_hrounds:
 small512_row3:
 	VINSERTI128 $0x01, X11, Y11, Y11
 	VPADDD      rowLanes<>+0(SB), Y11, Y11
+	VPADDD      rowStep2<>+0(SB), Y11, Y22
 
 	// Off the chain: ad, zero-padded, to buf[0:64]; the masks of the message's
 	// bytes in each 64-byte block: K1 (and K4, K5); of len(ad) bytes: K2.
@@ -344,11 +345,26 @@ small512_row3:
 	MOVQ       $-1, AX
 	BZHIQ      CX, AX, AX
 	KMOVQ      AX, K1
+	XORL       R11, R11
+	MOVQ       CX, AX
+	SUBQ       $0x40, AX
+	CMOVQLT    R11, AX
+	MOVQ       $-1, R10
+	BZHIQ      AX, R10, R10
+	KMOVQ      R10, K4
+	MOVQ       CX, AX
+	SUBQ       $0x80, AX
+	CMOVQLT    R11, AX
+	MOVQ       $-1, R10
+	BZHIQ      AX, R10, R10
+	KMOVQ      R10, K5
 	MOVQ       $-1, AX
 	BZHIQ      DX, AX, AX
 	KMOVQ      AX, K2
 	VMOVDQU8.Z (BX), K2, Z16
 	VMOVDQU64  Z16, (R14)
+	CMPQ       CX, $0x40
+	JA         small512_two
 	VMOVDQA    Y8, Y0
 	VMOVDQA    Y9, Y1
 	VMOVDQA    Y10, Y2
@@ -388,10 +404,92 @@ small512_rounds:
 	VPSHUFD $0x4e, Y3, Y3
 	DECL    R13
 	JNZ     small512_rounds
-	VPADDD  Y8, Y0, Y0
-	VPADDD  Y9, Y1, Y1
-	VPADDD  Y10, Y2, Y2
-	VPADDD  Y11, Y3, Y3
+	JMP     small512_added
+
+small512_two:
+	VMOVDQA   Y8, Y0
+	VMOVDQA   Y9, Y1
+	VMOVDQA   Y10, Y2
+	VMOVDQA   Y11, Y3
+	VMOVDQA64 Y8, Y18
+	VMOVDQA64 Y9, Y19
+	VMOVDQA64 Y10, Y20
+	VMOVDQA64 Y22, Y21
+	MOVL      $0x0000000a, R13
+
+small512_rounds2:
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y19, Y18, Y18
+	VPXORD  Y0, Y3, Y3
+	VPXORD  Y18, Y21, Y21
+	VPROLD  $0x10, Y3, Y3
+	VPROLD  $0x10, Y21, Y21
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y21, Y20, Y20
+	VPXORD  Y2, Y1, Y1
+	VPXORD  Y20, Y19, Y19
+	VPROLD  $0x0c, Y1, Y1
+	VPROLD  $0x0c, Y19, Y19
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y19, Y18, Y18
+	VPXORD  Y0, Y3, Y3
+	VPXORD  Y18, Y21, Y21
+	VPROLD  $0x08, Y3, Y3
+	VPROLD  $0x08, Y21, Y21
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y21, Y20, Y20
+	VPXORD  Y2, Y1, Y1
+	VPXORD  Y20, Y19, Y19
+	VPROLD  $0x07, Y1, Y1
+	VPROLD  $0x07, Y19, Y19
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPSHUFD $0x93, Y18, Y18
+	VPSHUFD $0x39, Y20, Y20
+	VPSHUFD $0x4e, Y21, Y21
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y19, Y18, Y18
+	VPXORD  Y0, Y3, Y3
+	VPXORD  Y18, Y21, Y21
+	VPROLD  $0x10, Y3, Y3
+	VPROLD  $0x10, Y21, Y21
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y21, Y20, Y20
+	VPXORD  Y2, Y1, Y1
+	VPXORD  Y20, Y19, Y19
+	VPROLD  $0x0c, Y1, Y1
+	VPROLD  $0x0c, Y19, Y19
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y19, Y18, Y18
+	VPXORD  Y0, Y3, Y3
+	VPXORD  Y18, Y21, Y21
+	VPROLD  $0x08, Y3, Y3
+	VPROLD  $0x08, Y21, Y21
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y21, Y20, Y20
+	VPXORD  Y2, Y1, Y1
+	VPXORD  Y20, Y19, Y19
+	VPROLD  $0x07, Y1, Y1
+	VPROLD  $0x07, Y19, Y19
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPSHUFD $0x39, Y18, Y18
+	VPSHUFD $0x93, Y20, Y20
+	VPSHUFD $0x4e, Y21, Y21
+	DECL    R13
+	JNZ     small512_rounds2
+	VPADDD  Y8, Y18, Y18
+	VPADDD  Y9, Y19, Y19
+	VPADDD  Y10, Y20, Y20
+	VPADDD  Y22, Y21, Y21
+
+small512_added:
+	VPADDD Y8, Y0, Y0
+	VPADDD Y9, Y1, Y1
+	VPADDD Y10, Y2, Y2
+	VPADDD Y11, Y3, Y3
 
 	// r = block 0's bytes 0-15, clamped, in R8 (r0) and R9 (r1) until the MAC
 	// takes them; s = bytes 16-31.
@@ -423,14 +521,40 @@ small512_rounds:
 	VMOVDQU8.Z Z6, K1, Z5
 
 small512_ct1:
-	VMOVDQU64 Z5, (R14)(AX*1)
-	LEAQ      15(CX), BX
-	ANDQ      $-16, BX
-	ADDQ      AX, BX
-	MOVQ      DX, (R14)(BX*1)
-	MOVQ      CX, 8(R14)(BX*1)
-	LEAQ      16(BX), R15
-	SHRQ      $0x04, R15
+	VMOVDQU64    Z5, (R14)(AX*1)
+	CMPQ         CX, $0x40
+	JBE          small512_mac
+	VSHUFI64X2   $0x00, Y19, Y18, Y25
+	VSHUFI64X2   $0x00, Y21, Y20, Y26
+	VINSERTI64X4 $0x01, Y26, Z25, Z25
+	VSHUFI64X2   $0x03, Y19, Y18, Y26
+	VSHUFI64X2   $0x03, Y21, Y20, Y27
+	VINSERTI64X4 $0x01, Y27, Z26, Z26
+	VMOVDQU8.Z   64(SI), K4, Z28
+	VPXORQ       Z25, Z28, Z29
+	TESTQ        BX, BX
+	JNZ          small512_ct2
+	VMOVDQU8.Z   Z29, K4, Z28
+
+small512_ct2:
+	VMOVDQU64  Z28, 64(R14)(AX*1)
+	VMOVDQU8.Z 128(SI), K5, Z30
+	VPXORQ     Z26, Z30, Z31
+	TESTQ      BX, BX
+	JNZ        small512_ct3
+	VMOVDQU8.Z Z31, K5, Z30
+
+small512_ct3:
+	VMOVDQU64 Z30, 128(R14)(AX*1)
+
+small512_mac:
+	LEAQ 15(CX), BX
+	ANDQ $-16, BX
+	ADDQ AX, BX
+	MOVQ DX, (R14)(BX*1)
+	MOVQ CX, 8(R14)(BX*1)
+	LEAQ 16(BX), R15
+	SHRQ $0x04, R15
 
 	// Poly1305 of (pa+pc)/16 + 1 blocks: h = (h + m)·r per block, with r0,
 	// r1 and s1 = r1 + r1>>2 in R13, SI and CX (in registers, the first block's
@@ -507,433 +631,28 @@ small512_verify:
 
 small512_store:
 	VMOVDQU8 Z6, K1, (DI)
-	MOVQ     $0x00000001, BX
+	MOVQ     src_len+64(FP), CX
+	CMPQ     CX, $0x40
+	JBE      small512_stored
+	VMOVDQU8 Z29, K4, 64(DI)
+	VMOVDQU8 Z31, K5, 128(DI)
+
+small512_stored:
+	MOVQ $0x00000001, BX
 
 small512_done:
 	MOVQ BX, ok+120(FP)
 
 	// Clear s from the frame.
-	XORL  AX, AX
-	MOVQ  AX, (SP)
-	MOVQ  AX, 8(SP)
-	VPXOR Y0, Y0, Y0
-	VPXOR Y1, Y1, Y1
-	VPXOR Y2, Y2, Y2
-	VPXOR Y3, Y3, Y3
-	VPXOR Y4, Y4, Y4
-	VPXOR Y5, Y5, Y5
-	VPXOR Y6, Y6, Y6
-	VPXOR Y7, Y7, Y7
-	VPXOR Y8, Y8, Y8
-	VPXOR Y9, Y9, Y9
-	VPXOR Y10, Y10, Y10
-	VPXOR Y11, Y11, Y11
-	VPXOR Y12, Y12, Y12
-	VPXOR Y13, Y13, Y13
-	VPXOR Y14, Y14, Y14
-	VPXOR Y15, Y15, Y15
-	VZEROUPPER
-	RET
-
-// func aeadSmall3AVX512(key *[32]byte, nonce []byte, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV
-TEXT ·aeadSmall3AVX512(SB), NOSPLIT, $304-128
-	MOVQ key+0(FP), AX
-	MOVQ nonce_base+8(FP), BX
-	MOVQ dst_base+32(FP), DI
-	MOVQ src_base+56(FP), SI
-	MOVQ src_len+64(FP), CX
-
-	// Blocks 0 and 1 (low and high lanes of set 0) and, for messages over 64
-	// bytes, 2 and 3 (set 1), row layout; the last row is the counter and the
-	// nonce: the nonce's 12 bytes loaded under a mask and shifted up by the
-	// counter's 4.
-	VBROADCASTI128 sigma<>+0(SB), Y8
-	VBROADCASTI128 (AX), Y9
-	VBROADCASTI128 16(AX), Y10
-	MOVQ           nonce_len+16(FP), DX
-	CMPQ           DX, $0x18
-	JEQ            small3_x
-	MOVL           $0x00000fff, DX
-	KMOVW          DX, K3
-	VMOVDQU8.Z     (BX), K3, X11
-	VPSLLDQ        $0x04, X11, X11
-	JMP            small3_row3
-
-	// XChaCha20: HChaCha20 (20 rounds, no feed-forward) of key and nonce[0:16];
-	// rows 0 and 3 are the subkey, nonce[16:24] the end of the last row.
-small3_x:
-	VBROADCASTI128 (BX), Y11
-	VMOVDQA        Y8, Y0
-	VMOVDQA        Y9, Y1
-	VMOVDQA        Y10, Y2
-	VMOVDQA        Y11, Y3
-	MOVL           $0x0000000a, R13
-
-small3_hrounds:
-	VPADDD  Y1, Y0, Y0
-	VPXORD  Y0, Y3, Y3
-	VPROLD  $0x10, Y3, Y3
-	VPADDD  Y3, Y2, Y2
-	VPXORD  Y2, Y1, Y1
-	VPROLD  $0x0c, Y1, Y1
-	VPADDD  Y1, Y0, Y0
-	VPXORD  Y0, Y3, Y3
-	VPROLD  $0x08, Y3, Y3
-	VPADDD  Y3, Y2, Y2
-	VPXORD  Y2, Y1, Y1
-	VPROLD  $0x07, Y1, Y1
-	VPSHUFD $0x93, Y0, Y0
-	VPSHUFD $0x39, Y2, Y2
-	VPSHUFD $0x4e, Y3, Y3
-	VPADDD  Y1, Y0, Y0
-	VPXORD  Y0, Y3, Y3
-	VPROLD  $0x10, Y3, Y3
-	VPADDD  Y3, Y2, Y2
-	VPXORD  Y2, Y1, Y1
-	VPROLD  $0x0c, Y1, Y1
-	VPADDD  Y1, Y0, Y0
-	VPXORD  Y0, Y3, Y3
-	VPROLD  $0x08, Y3, Y3
-	VPADDD  Y3, Y2, Y2
-	VPXORD  Y2, Y1, Y1
-	VPROLD  $0x07, Y1, Y1
-	VPSHUFD $0x39, Y0, Y0
-	VPSHUFD $0x93, Y2, Y2
-	VPSHUFD $0x4e, Y3, Y3
-	DECL    R13
-	JNZ     small3_hrounds
-	VMOVDQA Y0, Y9
-	VMOVDQA Y3, Y10
-	VMOVQ   16(BX), X11
-	VPSLLDQ $0x08, X11, X11
-
-small3_row3:
-	VINSERTI128 $0x01, X11, Y11, Y11
-	VPADDD      rowLanes<>+0(SB), Y11, Y11
-	VPADDD      rowStep2<>+0(SB), Y11, Y22
-
-	// Off the chain: ad, zero-padded, to buf[0:64]; the masks of the message's
-	// bytes in each 64-byte block: K1 (and K4, K5); of len(ad) bytes: K2.
-	LEAQ       32(SP), R14
-	MOVQ       ad_base+80(FP), BX
-	MOVQ       ad_len+88(FP), DX
-	TESTQ      DX, DX
-	CMOVQEQ    R14, BX
-	TESTQ      CX, CX
-	CMOVQEQ    R14, SI
-	CMOVQEQ    R14, DI
-	MOVQ       $-1, AX
-	BZHIQ      CX, AX, AX
-	KMOVQ      AX, K1
-	XORL       R11, R11
-	MOVQ       CX, AX
-	SUBQ       $0x40, AX
-	CMOVQLT    R11, AX
-	MOVQ       $-1, R10
-	BZHIQ      AX, R10, R10
-	KMOVQ      R10, K4
-	MOVQ       CX, AX
-	SUBQ       $0x80, AX
-	CMOVQLT    R11, AX
-	MOVQ       $-1, R10
-	BZHIQ      AX, R10, R10
-	KMOVQ      R10, K5
-	MOVQ       $-1, AX
-	BZHIQ      DX, AX, AX
-	KMOVQ      AX, K2
-	VMOVDQU8.Z (BX), K2, Z16
-	VMOVDQU64  Z16, (R14)
-	CMPQ       CX, $0x40
-	JA         small3_two
-	VMOVDQA    Y8, Y0
-	VMOVDQA    Y9, Y1
-	VMOVDQA    Y10, Y2
-	VMOVDQA    Y11, Y3
-	MOVL       $0x0000000a, R13
-
-small3_rounds:
-	VPADDD  Y1, Y0, Y0
-	VPXORD  Y0, Y3, Y3
-	VPROLD  $0x10, Y3, Y3
-	VPADDD  Y3, Y2, Y2
-	VPXORD  Y2, Y1, Y1
-	VPROLD  $0x0c, Y1, Y1
-	VPADDD  Y1, Y0, Y0
-	VPXORD  Y0, Y3, Y3
-	VPROLD  $0x08, Y3, Y3
-	VPADDD  Y3, Y2, Y2
-	VPXORD  Y2, Y1, Y1
-	VPROLD  $0x07, Y1, Y1
-	VPSHUFD $0x93, Y0, Y0
-	VPSHUFD $0x39, Y2, Y2
-	VPSHUFD $0x4e, Y3, Y3
-	VPADDD  Y1, Y0, Y0
-	VPXORD  Y0, Y3, Y3
-	VPROLD  $0x10, Y3, Y3
-	VPADDD  Y3, Y2, Y2
-	VPXORD  Y2, Y1, Y1
-	VPROLD  $0x0c, Y1, Y1
-	VPADDD  Y1, Y0, Y0
-	VPXORD  Y0, Y3, Y3
-	VPROLD  $0x08, Y3, Y3
-	VPADDD  Y3, Y2, Y2
-	VPXORD  Y2, Y1, Y1
-	VPROLD  $0x07, Y1, Y1
-	VPSHUFD $0x39, Y0, Y0
-	VPSHUFD $0x93, Y2, Y2
-	VPSHUFD $0x4e, Y3, Y3
-	DECL    R13
-	JNZ     small3_rounds
-	JMP     small3_added
-
-small3_two:
-	VMOVDQA   Y8, Y0
-	VMOVDQA   Y9, Y1
-	VMOVDQA   Y10, Y2
-	VMOVDQA   Y11, Y3
-	VMOVDQA64 Y8, Y18
-	VMOVDQA64 Y9, Y19
-	VMOVDQA64 Y10, Y20
-	VMOVDQA64 Y22, Y21
-	MOVL      $0x0000000a, R13
-
-small3_rounds2:
-	VPADDD  Y1, Y0, Y0
-	VPADDD  Y19, Y18, Y18
-	VPXORD  Y0, Y3, Y3
-	VPXORD  Y18, Y21, Y21
-	VPROLD  $0x10, Y3, Y3
-	VPROLD  $0x10, Y21, Y21
-	VPADDD  Y3, Y2, Y2
-	VPADDD  Y21, Y20, Y20
-	VPXORD  Y2, Y1, Y1
-	VPXORD  Y20, Y19, Y19
-	VPROLD  $0x0c, Y1, Y1
-	VPROLD  $0x0c, Y19, Y19
-	VPADDD  Y1, Y0, Y0
-	VPADDD  Y19, Y18, Y18
-	VPXORD  Y0, Y3, Y3
-	VPXORD  Y18, Y21, Y21
-	VPROLD  $0x08, Y3, Y3
-	VPROLD  $0x08, Y21, Y21
-	VPADDD  Y3, Y2, Y2
-	VPADDD  Y21, Y20, Y20
-	VPXORD  Y2, Y1, Y1
-	VPXORD  Y20, Y19, Y19
-	VPROLD  $0x07, Y1, Y1
-	VPROLD  $0x07, Y19, Y19
-	VPSHUFD $0x93, Y0, Y0
-	VPSHUFD $0x39, Y2, Y2
-	VPSHUFD $0x4e, Y3, Y3
-	VPSHUFD $0x93, Y18, Y18
-	VPSHUFD $0x39, Y20, Y20
-	VPSHUFD $0x4e, Y21, Y21
-	VPADDD  Y1, Y0, Y0
-	VPADDD  Y19, Y18, Y18
-	VPXORD  Y0, Y3, Y3
-	VPXORD  Y18, Y21, Y21
-	VPROLD  $0x10, Y3, Y3
-	VPROLD  $0x10, Y21, Y21
-	VPADDD  Y3, Y2, Y2
-	VPADDD  Y21, Y20, Y20
-	VPXORD  Y2, Y1, Y1
-	VPXORD  Y20, Y19, Y19
-	VPROLD  $0x0c, Y1, Y1
-	VPROLD  $0x0c, Y19, Y19
-	VPADDD  Y1, Y0, Y0
-	VPADDD  Y19, Y18, Y18
-	VPXORD  Y0, Y3, Y3
-	VPXORD  Y18, Y21, Y21
-	VPROLD  $0x08, Y3, Y3
-	VPROLD  $0x08, Y21, Y21
-	VPADDD  Y3, Y2, Y2
-	VPADDD  Y21, Y20, Y20
-	VPXORD  Y2, Y1, Y1
-	VPXORD  Y20, Y19, Y19
-	VPROLD  $0x07, Y1, Y1
-	VPROLD  $0x07, Y19, Y19
-	VPSHUFD $0x39, Y0, Y0
-	VPSHUFD $0x93, Y2, Y2
-	VPSHUFD $0x4e, Y3, Y3
-	VPSHUFD $0x39, Y18, Y18
-	VPSHUFD $0x93, Y20, Y20
-	VPSHUFD $0x4e, Y21, Y21
-	DECL    R13
-	JNZ     small3_rounds2
-	VPADDD  Y8, Y18, Y18
-	VPADDD  Y9, Y19, Y19
-	VPADDD  Y10, Y20, Y20
-	VPADDD  Y22, Y21, Y21
-
-small3_added:
-	VPADDD Y8, Y0, Y0
-	VPADDD Y9, Y1, Y1
-	VPADDD Y10, Y2, Y2
-	VPADDD Y11, Y3, Y3
-
-	// r = block 0's bytes 0-15, clamped, in R8 (r0) and R9 (r1) until the MAC
-	// takes them; s = bytes 16-31.
-	VMOVQ   X0, R8
-	VPEXTRQ $0x01, X0, R9
-	MOVQ    $0x0ffffffc0fffffff, AX
-	ANDQ    AX, R8
-	MOVQ    $0x0ffffffc0ffffffc, AX
-	ANDQ    AX, R9
-	VMOVDQU X1, 16(SP)
-
-	// Blocks 1, 2, 3 as 64 bytes in Z4, Z25, Z26; Z6, Z29, Z31 = src ^ them
-	// under K1, K4, K5 (Z5, Z28, Z30: src).
-	VPERM2I128   $0x31, Y1, Y0, Y4
-	VPERM2I128   $0x31, Y3, Y2, Y5
-	VINSERTI64X4 $0x01, Y5, Z4, Z4
-
-	// The ciphertext (the results under the masks for Seal, src for Open) at
-	// buf[pa:], pa = len(ad) rounded up to 16, then the lengths at buf[pa+pc:],
-	// pc = len(src) rounded up to 16. Blocks 2 and 3 only for messages over 64
-	// bytes (their masks are empty otherwise, and their lanes were not computed).
-	MOVQ       open+112(FP), BX
-	LEAQ       15(DX), AX
-	ANDQ       $-16, AX
-	VMOVDQU8.Z (SI), K1, Z5
-	VPXORQ     Z4, Z5, Z6
-	TESTQ      BX, BX
-	JNZ        small3_ct1
-	VMOVDQU8.Z Z6, K1, Z5
-
-small3_ct1:
-	VMOVDQU64    Z5, (R14)(AX*1)
-	CMPQ         CX, $0x40
-	JBE          small3_mac
-	VSHUFI64X2   $0x00, Y19, Y18, Y25
-	VSHUFI64X2   $0x00, Y21, Y20, Y26
-	VINSERTI64X4 $0x01, Y26, Z25, Z25
-	VSHUFI64X2   $0x03, Y19, Y18, Y26
-	VSHUFI64X2   $0x03, Y21, Y20, Y27
-	VINSERTI64X4 $0x01, Y27, Z26, Z26
-	VMOVDQU8.Z   64(SI), K4, Z28
-	VPXORQ       Z25, Z28, Z29
-	TESTQ        BX, BX
-	JNZ          small3_ct2
-	VMOVDQU8.Z   Z29, K4, Z28
-
-small3_ct2:
-	VMOVDQU64  Z28, 64(R14)(AX*1)
-	VMOVDQU8.Z 128(SI), K5, Z30
-	VPXORQ     Z26, Z30, Z31
-	TESTQ      BX, BX
-	JNZ        small3_ct3
-	VMOVDQU8.Z Z31, K5, Z30
-
-small3_ct3:
-	VMOVDQU64 Z30, 128(R14)(AX*1)
-
-small3_mac:
-	LEAQ 15(CX), BX
-	ANDQ $-16, BX
-	ADDQ AX, BX
-	MOVQ DX, (R14)(BX*1)
-	MOVQ CX, 8(R14)(BX*1)
-	LEAQ 16(BX), R15
-	SHRQ $0x04, R15
-
-	// Poly1305 of (pa+pc)/16 + 1 blocks: h = (h + m)·r per block, with r0,
-	// r1 and s1 = r1 + r1>>2 in R13, SI and CX (in registers, the first block's
-	// products need not wait for r to go through memory).
-	MOVQ R8, R13
-	MOVQ R9, SI
-	MOVQ R9, CX
-	SHRQ $0x02, CX
-	ADDQ R9, CX
-	XORL R8, R8
-	XORL R9, R9
-	XORL R12, R12
-
-small3_blocks:
-	ADDQ  (R14), R8
-	ADCQ  8(R14), R9
-	ADCQ  $0x01, R12
-	MOVQ  R8, DX
-	MULXQ R13, AX, BX
-	MULXQ SI, R8, R10
-	MOVQ  R9, DX
-	MULXQ CX, R11, R9
-	ADDQ  R11, AX
-	ADCQ  R9, BX
-	MULXQ R13, R11, R9
-	ADDQ  R11, R8
-	ADCQ  R9, R10
-	MOVQ  R12, R11
-	IMULQ CX, R11
-	IMULQ R13, R12
-	ADDQ  R11, R8
-	ADCQ  $0x00, R10
-	ADDQ  BX, R8
-	ADCQ  R12, R10
-	MOVQ  R8, R9
-	MOVQ  AX, R8
-	MOVQ  R10, R12
-	SHRQ  $0x02, R10
-	ANDQ  $0x03, R12
-	LEAQ  (R10)(R10*4), R10
-	ADDQ  R10, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R12
-	ADDQ  $0x10, R14
-	DECQ  R15
-	JNZ   small3_blocks
-
-	// tag = (h mod 2^130-5) + s mod 2^128: h < 2p here, so subtract p once
-	// if that does not borrow (CMOV: no branch on h).
-	MOVQ    R8, AX
-	MOVQ    R9, BX
-	MOVQ    R12, CX
-	SUBQ    $-5, AX
-	SBBQ    $-1, BX
-	SBBQ    $0x03, CX
-	CMOVQCC AX, R8
-	CMOVQCC BX, R9
-	ADDQ    16(SP), R8
-	ADCQ    24(SP), R9
-	MOVQ    tag+104(FP), AX
-	MOVQ    open+112(FP), BX
-	TESTQ   BX, BX
-	JNZ     small3_verify
-	MOVQ    R8, (AX)
-	MOVQ    R9, 8(AX)
-	JMP     small3_store
-
-small3_verify:
-	XORQ (AX), R8
-	XORQ 8(AX), R9
-	ORQ  R8, R9
-	MOVQ $0x00000000, BX
-	JNZ  small3_done
-
-small3_store:
-	VMOVDQU8 Z6, K1, (DI)
-	MOVQ     src_len+64(FP), CX
-	CMPQ     CX, $0x40
-	JBE      small3_stored
-	VMOVDQU8 Z29, K4, 64(DI)
-	VMOVDQU8 Z31, K5, 128(DI)
-
-small3_stored:
-	MOVQ $0x00000001, BX
-
-small3_done:
-	MOVQ BX, ok+120(FP)
-
-	// Clear s from the frame.
 	XORL AX, AX
-	MOVQ AX, 16(SP)
-	MOVQ AX, 24(SP)
+	MOVQ AX, (SP)
+	MOVQ AX, 8(SP)
 
 	// Clear the vector registers: Y0-Y15 (clearY0Y15) and, after a second row
 	// set, the EVEX ones it used (Z16 holds only ad).
 	MOVQ   src_len+64(FP), CX
 	CMPQ   CX, $0x40
-	JBE    small3_clear
+	JBE    small512_clear
 	VPXORD Z18, Z18, Z18
 	VPXORD Z19, Z19, Z19
 	VPXORD Z20, Z20, Z20
@@ -949,7 +668,7 @@ small3_done:
 	VPXORD Z30, Z30, Z30
 	VPXORD Z31, Z31, Z31
 
-small3_clear:
+small512_clear:
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
@@ -971,7 +690,14 @@ small3_clear:
 
 // func aeadSmallAVX2(key *[32]byte, nonce []byte, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)
 // Requires: AVX, AVX2, BMI2, CMOV
-TEXT ·aeadSmallAVX2(SB), $480-128
+TEXT ·aeadSmallAVX2(SB), $2656-128
+	// Two row sets up to 192 bytes, three up to 320, four above.
+	MOVQ src_len+64(FP), CX
+	CMPQ CX, $0x00000140
+	JA   small2_sets4
+	CMPQ CX, $0x000000c0
+	JA   small2_sets3
+
 	// Zero blk and mac[0:64]; copy src to blk and ad to mac (smallBufs).
 	VPXOR   Y15, Y15, Y15
 	VMOVDQU Y15, 16(SP)
@@ -1603,26 +1329,24 @@ small2_done:
 	VZEROUPPER
 	RET
 
-// func aeadSmall5AVX2(key *[32]byte, nonce []byte, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)
-// Requires: AVX, AVX2, BMI2, CMOV
-TEXT ·aeadSmall5AVX2(SB), $928-128
+small2_sets3:
 	// Zero blk and mac[0:64]; copy src to blk and ad to mac (smallBufs).
 	VPXOR   Y15, Y15, Y15
-	VMOVDQU Y15, 208(SP)
-	VMOVDQU Y15, 240(SP)
-	VMOVDQU Y15, 272(SP)
-	VMOVDQU Y15, 304(SP)
-	VMOVDQU Y15, 336(SP)
-	VMOVDQU Y15, 368(SP)
-	VMOVDQU Y15, 400(SP)
-	VMOVDQU Y15, 432(SP)
-	VMOVDQU Y15, 464(SP)
-	VMOVDQU Y15, 496(SP)
-	VMOVDQU Y15, 528(SP)
-	VMOVDQU Y15, 560(SP)
+	VMOVDQU Y15, 688(SP)
+	VMOVDQU Y15, 720(SP)
+	VMOVDQU Y15, 752(SP)
+	VMOVDQU Y15, 784(SP)
+	VMOVDQU Y15, 816(SP)
+	VMOVDQU Y15, 848(SP)
+	VMOVDQU Y15, 880(SP)
+	VMOVDQU Y15, 912(SP)
+	VMOVDQU Y15, 944(SP)
+	VMOVDQU Y15, 976(SP)
+	VMOVDQU Y15, 1008(SP)
+	VMOVDQU Y15, 1040(SP)
 	MOVQ    src_base+56(FP), SI
 	MOVQ    src_len+64(FP), CX
-	LEAQ    208(SP), DI
+	LEAQ    688(SP), DI
 	CMPQ    CX, $0x20
 	JB      small5_copyin16
 
@@ -1678,7 +1402,7 @@ small5_copyin1:
 small5_copyindone:
 	MOVQ ad_base+80(FP), SI
 	MOVQ ad_len+88(FP), CX
-	LEAQ 528(SP), DI
+	LEAQ 1008(SP), DI
 	CMPQ CX, $0x20
 	JB   small5_copyad16
 
@@ -1812,12 +1536,12 @@ small5_row3:
 	// Input rows 0-2 to slots 0-2, the sets' last rows to the slots after them,
 	// and all to the sets.
 	VPADDD  rowStep2<>+0(SB), Y12, Y13
-	VMOVDQU Y8, 16(SP)
-	VMOVDQU Y9, 48(SP)
-	VMOVDQU Y10, 80(SP)
-	VMOVDQU Y11, 112(SP)
-	VMOVDQU Y12, 144(SP)
-	VMOVDQU Y13, 176(SP)
+	VMOVDQU Y8, 496(SP)
+	VMOVDQU Y9, 528(SP)
+	VMOVDQU Y10, 560(SP)
+	VMOVDQU Y11, 592(SP)
+	VMOVDQU Y12, 624(SP)
+	VMOVDQU Y13, 656(SP)
 	VMOVDQA Y8, Y0
 	VMOVDQA Y8, Y4
 	VMOVDQA Y9, Y1
@@ -1946,18 +1670,18 @@ small5_rounds:
 	VPSHUFD $0x4e, Y11, Y11
 	DECL    R13
 	JNZ     small5_rounds
-	VPADDD  16(SP), Y0, Y0
-	VPADDD  48(SP), Y1, Y1
-	VPADDD  80(SP), Y2, Y2
-	VPADDD  112(SP), Y3, Y3
-	VPADDD  16(SP), Y4, Y4
-	VPADDD  48(SP), Y5, Y5
-	VPADDD  80(SP), Y6, Y6
-	VPADDD  144(SP), Y7, Y7
-	VPADDD  16(SP), Y8, Y8
-	VPADDD  48(SP), Y9, Y9
-	VPADDD  80(SP), Y10, Y10
-	VPADDD  176(SP), Y11, Y11
+	VPADDD  496(SP), Y0, Y0
+	VPADDD  528(SP), Y1, Y1
+	VPADDD  560(SP), Y2, Y2
+	VPADDD  592(SP), Y3, Y3
+	VPADDD  496(SP), Y4, Y4
+	VPADDD  528(SP), Y5, Y5
+	VPADDD  560(SP), Y6, Y6
+	VPADDD  624(SP), Y7, Y7
+	VPADDD  496(SP), Y8, Y8
+	VPADDD  528(SP), Y9, Y9
+	VPADDD  560(SP), Y10, Y10
+	VPADDD  656(SP), Y11, Y11
 
 	// r = block 0's bytes 0-15, clamped, in R8 (r0) and R9 (r1) until the MAC
 	// takes them; s = bytes 16-31.
@@ -1967,7 +1691,7 @@ small5_rounds:
 	ANDQ    AX, R8
 	MOVQ    $0x0ffffffc0ffffffc, AX
 	ANDQ    AX, R9
-	VMOVDQU X1, (SP)
+	VMOVDQU X1, 480(SP)
 
 	// Keystream blocks 1 onwards, each into Y12:Y13 (three sets; temporaries
 	// Y14, Y15) or into two registers of its set that the blocks after it do not
@@ -1976,8 +1700,8 @@ small5_rounds:
 	// the ciphertext (that for Seal, blk's for Open) goes to mac[pa:], pa = adLen
 	// rounded up to 16.
 	MOVQ       src_len+64(FP), CX
-	LEAQ       208(SP), DI
-	LEAQ       528(SP), R14
+	LEAQ       688(SP), DI
+	LEAQ       1008(SP), R14
 	MOVQ       ad_len+88(FP), DX
 	MOVQ       open+112(FP), BX
 	LEAQ       15(DX), R15
@@ -2192,8 +1916,8 @@ small5_blocks:
 	SBBQ    $0x03, CX
 	CMOVQCC AX, R8
 	CMOVQCC BX, R9
-	ADDQ    (SP), R8
-	ADCQ    8(SP), R9
+	ADDQ    480(SP), R8
+	ADCQ    488(SP), R9
 	MOVQ    tag+104(FP), AX
 	MOVQ    open+112(FP), BX
 	TESTQ   BX, BX
@@ -2212,7 +1936,7 @@ small5_verify:
 small5_store:
 	MOVQ dst_base+32(FP), DI
 	MOVQ src_len+64(FP), CX
-	LEAQ 208(SP), SI
+	LEAQ 688(SP), SI
 	CMPQ CX, $0x20
 	JB   small5_copyout16
 
@@ -2273,28 +1997,28 @@ small5_done:
 
 	// Clear s from the frame.
 	XORL    AX, AX
-	MOVQ    AX, (SP)
-	MOVQ    AX, 8(SP)
+	MOVQ    AX, 480(SP)
+	MOVQ    AX, 488(SP)
 	VPXOR   Y15, Y15, Y15
-	VMOVDQU Y15, 208(SP)
-	VMOVDQU Y15, 240(SP)
-	VMOVDQU Y15, 272(SP)
-	VMOVDQU Y15, 304(SP)
-	VMOVDQU Y15, 336(SP)
-	VMOVDQU Y15, 368(SP)
-	VMOVDQU Y15, 400(SP)
-	VMOVDQU Y15, 432(SP)
-	VMOVDQU Y15, 464(SP)
-	VMOVDQU Y15, 496(SP)
+	VMOVDQU Y15, 688(SP)
+	VMOVDQU Y15, 720(SP)
+	VMOVDQU Y15, 752(SP)
+	VMOVDQU Y15, 784(SP)
+	VMOVDQU Y15, 816(SP)
+	VMOVDQU Y15, 848(SP)
+	VMOVDQU Y15, 880(SP)
+	VMOVDQU Y15, 912(SP)
+	VMOVDQU Y15, 944(SP)
+	VMOVDQU Y15, 976(SP)
 
 	// Clear the input rows (and the borrowed row) from the frame.
 	VPXOR   Y0, Y0, Y0
-	VMOVDQU Y0, 16(SP)
-	VMOVDQU Y0, 48(SP)
-	VMOVDQU Y0, 80(SP)
-	VMOVDQU Y0, 112(SP)
-	VMOVDQU Y0, 144(SP)
-	VMOVDQU Y0, 176(SP)
+	VMOVDQU Y0, 496(SP)
+	VMOVDQU Y0, 528(SP)
+	VMOVDQU Y0, 560(SP)
+	VMOVDQU Y0, 592(SP)
+	VMOVDQU Y0, 624(SP)
+	VMOVDQU Y0, 656(SP)
 	VPXOR   Y0, Y0, Y0
 	VPXOR   Y1, Y1, Y1
 	VPXOR   Y2, Y2, Y2
@@ -2314,30 +2038,28 @@ small5_done:
 	VZEROUPPER
 	RET
 
-// func aeadSmall7AVX2(key *[32]byte, nonce []byte, dst []byte, src []byte, ad []byte, tag *[16]byte, open int) (ok int)
-// Requires: AVX, AVX2, BMI2, CMOV
-TEXT ·aeadSmall7AVX2(SB), $1248-128
+small2_sets4:
 	// Zero blk and mac[0:64]; copy src to blk and ad to mac (smallBufs).
 	VPXOR   Y15, Y15, Y15
-	VMOVDQU Y15, 272(SP)
-	VMOVDQU Y15, 304(SP)
-	VMOVDQU Y15, 336(SP)
-	VMOVDQU Y15, 368(SP)
-	VMOVDQU Y15, 400(SP)
-	VMOVDQU Y15, 432(SP)
-	VMOVDQU Y15, 464(SP)
-	VMOVDQU Y15, 496(SP)
-	VMOVDQU Y15, 528(SP)
-	VMOVDQU Y15, 560(SP)
-	VMOVDQU Y15, 592(SP)
-	VMOVDQU Y15, 624(SP)
-	VMOVDQU Y15, 656(SP)
-	VMOVDQU Y15, 688(SP)
-	VMOVDQU Y15, 720(SP)
-	VMOVDQU Y15, 752(SP)
+	VMOVDQU Y15, 1680(SP)
+	VMOVDQU Y15, 1712(SP)
+	VMOVDQU Y15, 1744(SP)
+	VMOVDQU Y15, 1776(SP)
+	VMOVDQU Y15, 1808(SP)
+	VMOVDQU Y15, 1840(SP)
+	VMOVDQU Y15, 1872(SP)
+	VMOVDQU Y15, 1904(SP)
+	VMOVDQU Y15, 1936(SP)
+	VMOVDQU Y15, 1968(SP)
+	VMOVDQU Y15, 2000(SP)
+	VMOVDQU Y15, 2032(SP)
+	VMOVDQU Y15, 2064(SP)
+	VMOVDQU Y15, 2096(SP)
+	VMOVDQU Y15, 2128(SP)
+	VMOVDQU Y15, 2160(SP)
 	MOVQ    src_base+56(FP), SI
 	MOVQ    src_len+64(FP), CX
-	LEAQ    272(SP), DI
+	LEAQ    1680(SP), DI
 	CMPQ    CX, $0x20
 	JB      small7_copyin16
 
@@ -2393,7 +2115,7 @@ small7_copyin1:
 small7_copyindone:
 	MOVQ ad_base+80(FP), SI
 	MOVQ ad_len+88(FP), CX
-	LEAQ 720(SP), DI
+	LEAQ 2128(SP), DI
 	CMPQ CX, $0x20
 	JB   small7_copyad16
 
@@ -2528,13 +2250,13 @@ small7_row3:
 	// and all to the sets.
 	VPADDD  rowStep2<>+0(SB), Y12, Y13
 	VPADDD  rowStep2<>+0(SB), Y13, Y14
-	VMOVDQU Y8, 16(SP)
-	VMOVDQU Y9, 48(SP)
-	VMOVDQU Y10, 80(SP)
-	VMOVDQU Y11, 112(SP)
-	VMOVDQU Y12, 144(SP)
-	VMOVDQU Y13, 176(SP)
-	VMOVDQU Y14, 208(SP)
+	VMOVDQU Y8, 1424(SP)
+	VMOVDQU Y9, 1456(SP)
+	VMOVDQU Y10, 1488(SP)
+	VMOVDQU Y11, 1520(SP)
+	VMOVDQU Y12, 1552(SP)
+	VMOVDQU Y13, 1584(SP)
+	VMOVDQU Y14, 1616(SP)
 	VMOVDQA Y8, Y0
 	VMOVDQA Y8, Y4
 	VMOVDQA Y9, Y1
@@ -2571,7 +2293,7 @@ small7_rounds:
 	VPXOR   Y6, Y5, Y5
 	VPXOR   Y10, Y9, Y9
 	VPXOR   Y14, Y13, Y13
-	VMOVDQU Y15, 240(SP)
+	VMOVDQU Y15, 1648(SP)
 	VPSLLD  $0x0c, Y1, Y15
 	VPSRLD  $0x14, Y1, Y1
 	VPXOR   Y15, Y1, Y1
@@ -2584,7 +2306,7 @@ small7_rounds:
 	VPSLLD  $0x0c, Y13, Y15
 	VPSRLD  $0x14, Y13, Y13
 	VPXOR   Y15, Y13, Y13
-	VMOVDQU 240(SP), Y15
+	VMOVDQU 1648(SP), Y15
 	VPADDD  Y1, Y0, Y0
 	VPADDD  Y5, Y4, Y4
 	VPADDD  Y9, Y8, Y8
@@ -2605,7 +2327,7 @@ small7_rounds:
 	VPXOR   Y6, Y5, Y5
 	VPXOR   Y10, Y9, Y9
 	VPXOR   Y14, Y13, Y13
-	VMOVDQU Y15, 240(SP)
+	VMOVDQU Y15, 1648(SP)
 	VPSLLD  $0x07, Y1, Y15
 	VPSRLD  $0x19, Y1, Y1
 	VPXOR   Y15, Y1, Y1
@@ -2618,7 +2340,7 @@ small7_rounds:
 	VPSLLD  $0x07, Y13, Y15
 	VPSRLD  $0x19, Y13, Y13
 	VPXOR   Y15, Y13, Y13
-	VMOVDQU 240(SP), Y15
+	VMOVDQU 1648(SP), Y15
 	VPSHUFD $0x93, Y0, Y0
 	VPSHUFD $0x39, Y2, Y2
 	VPSHUFD $0x4e, Y3, Y3
@@ -2651,7 +2373,7 @@ small7_rounds:
 	VPXOR   Y6, Y5, Y5
 	VPXOR   Y10, Y9, Y9
 	VPXOR   Y14, Y13, Y13
-	VMOVDQU Y15, 240(SP)
+	VMOVDQU Y15, 1648(SP)
 	VPSLLD  $0x0c, Y1, Y15
 	VPSRLD  $0x14, Y1, Y1
 	VPXOR   Y15, Y1, Y1
@@ -2664,7 +2386,7 @@ small7_rounds:
 	VPSLLD  $0x0c, Y13, Y15
 	VPSRLD  $0x14, Y13, Y13
 	VPXOR   Y15, Y13, Y13
-	VMOVDQU 240(SP), Y15
+	VMOVDQU 1648(SP), Y15
 	VPADDD  Y1, Y0, Y0
 	VPADDD  Y5, Y4, Y4
 	VPADDD  Y9, Y8, Y8
@@ -2685,7 +2407,7 @@ small7_rounds:
 	VPXOR   Y6, Y5, Y5
 	VPXOR   Y10, Y9, Y9
 	VPXOR   Y14, Y13, Y13
-	VMOVDQU Y15, 240(SP)
+	VMOVDQU Y15, 1648(SP)
 	VPSLLD  $0x07, Y1, Y15
 	VPSRLD  $0x19, Y1, Y1
 	VPXOR   Y15, Y1, Y1
@@ -2698,7 +2420,7 @@ small7_rounds:
 	VPSLLD  $0x07, Y13, Y15
 	VPSRLD  $0x19, Y13, Y13
 	VPXOR   Y15, Y13, Y13
-	VMOVDQU 240(SP), Y15
+	VMOVDQU 1648(SP), Y15
 	VPSHUFD $0x39, Y0, Y0
 	VPSHUFD $0x93, Y2, Y2
 	VPSHUFD $0x4e, Y3, Y3
@@ -2713,22 +2435,22 @@ small7_rounds:
 	VPSHUFD $0x4e, Y15, Y15
 	DECL    R13
 	JNZ     small7_rounds
-	VPADDD  16(SP), Y0, Y0
-	VPADDD  48(SP), Y1, Y1
-	VPADDD  80(SP), Y2, Y2
-	VPADDD  112(SP), Y3, Y3
-	VPADDD  16(SP), Y4, Y4
-	VPADDD  48(SP), Y5, Y5
-	VPADDD  80(SP), Y6, Y6
-	VPADDD  144(SP), Y7, Y7
-	VPADDD  16(SP), Y8, Y8
-	VPADDD  48(SP), Y9, Y9
-	VPADDD  80(SP), Y10, Y10
-	VPADDD  176(SP), Y11, Y11
-	VPADDD  16(SP), Y12, Y12
-	VPADDD  48(SP), Y13, Y13
-	VPADDD  80(SP), Y14, Y14
-	VPADDD  208(SP), Y15, Y15
+	VPADDD  1424(SP), Y0, Y0
+	VPADDD  1456(SP), Y1, Y1
+	VPADDD  1488(SP), Y2, Y2
+	VPADDD  1520(SP), Y3, Y3
+	VPADDD  1424(SP), Y4, Y4
+	VPADDD  1456(SP), Y5, Y5
+	VPADDD  1488(SP), Y6, Y6
+	VPADDD  1552(SP), Y7, Y7
+	VPADDD  1424(SP), Y8, Y8
+	VPADDD  1456(SP), Y9, Y9
+	VPADDD  1488(SP), Y10, Y10
+	VPADDD  1584(SP), Y11, Y11
+	VPADDD  1424(SP), Y12, Y12
+	VPADDD  1456(SP), Y13, Y13
+	VPADDD  1488(SP), Y14, Y14
+	VPADDD  1616(SP), Y15, Y15
 
 	// r = block 0's bytes 0-15, clamped, in R8 (r0) and R9 (r1) until the MAC
 	// takes them; s = bytes 16-31.
@@ -2738,7 +2460,7 @@ small7_rounds:
 	ANDQ    AX, R8
 	MOVQ    $0x0ffffffc0ffffffc, AX
 	ANDQ    AX, R9
-	VMOVDQU X1, (SP)
+	VMOVDQU X1, 1408(SP)
 
 	// Keystream blocks 1 onwards, each into Y12:Y13 (three sets; temporaries
 	// Y14, Y15) or into two registers of its set that the blocks after it do not
@@ -2747,8 +2469,8 @@ small7_rounds:
 	// the ciphertext (that for Seal, blk's for Open) goes to mac[pa:], pa = adLen
 	// rounded up to 16.
 	MOVQ       src_len+64(FP), CX
-	LEAQ       272(SP), DI
-	LEAQ       720(SP), R14
+	LEAQ       1680(SP), DI
+	LEAQ       2128(SP), R14
 	MOVQ       ad_len+88(FP), DX
 	MOVQ       open+112(FP), BX
 	LEAQ       15(DX), R15
@@ -3021,8 +2743,8 @@ small7_blocks:
 	SBBQ    $0x03, CX
 	CMOVQCC AX, R8
 	CMOVQCC BX, R9
-	ADDQ    (SP), R8
-	ADCQ    8(SP), R9
+	ADDQ    1408(SP), R8
+	ADCQ    1416(SP), R9
 	MOVQ    tag+104(FP), AX
 	MOVQ    open+112(FP), BX
 	TESTQ   BX, BX
@@ -3041,7 +2763,7 @@ small7_verify:
 small7_store:
 	MOVQ dst_base+32(FP), DI
 	MOVQ src_len+64(FP), CX
-	LEAQ 272(SP), SI
+	LEAQ 1680(SP), SI
 	CMPQ CX, $0x20
 	JB   small7_copyout16
 
@@ -3102,34 +2824,34 @@ small7_done:
 
 	// Clear s from the frame.
 	XORL    AX, AX
-	MOVQ    AX, (SP)
-	MOVQ    AX, 8(SP)
+	MOVQ    AX, 1408(SP)
+	MOVQ    AX, 1416(SP)
 	VPXOR   Y15, Y15, Y15
-	VMOVDQU Y15, 272(SP)
-	VMOVDQU Y15, 304(SP)
-	VMOVDQU Y15, 336(SP)
-	VMOVDQU Y15, 368(SP)
-	VMOVDQU Y15, 400(SP)
-	VMOVDQU Y15, 432(SP)
-	VMOVDQU Y15, 464(SP)
-	VMOVDQU Y15, 496(SP)
-	VMOVDQU Y15, 528(SP)
-	VMOVDQU Y15, 560(SP)
-	VMOVDQU Y15, 592(SP)
-	VMOVDQU Y15, 624(SP)
-	VMOVDQU Y15, 656(SP)
-	VMOVDQU Y15, 688(SP)
+	VMOVDQU Y15, 1680(SP)
+	VMOVDQU Y15, 1712(SP)
+	VMOVDQU Y15, 1744(SP)
+	VMOVDQU Y15, 1776(SP)
+	VMOVDQU Y15, 1808(SP)
+	VMOVDQU Y15, 1840(SP)
+	VMOVDQU Y15, 1872(SP)
+	VMOVDQU Y15, 1904(SP)
+	VMOVDQU Y15, 1936(SP)
+	VMOVDQU Y15, 1968(SP)
+	VMOVDQU Y15, 2000(SP)
+	VMOVDQU Y15, 2032(SP)
+	VMOVDQU Y15, 2064(SP)
+	VMOVDQU Y15, 2096(SP)
 
 	// Clear the input rows (and the borrowed row) from the frame.
 	VPXOR   Y0, Y0, Y0
-	VMOVDQU Y0, 16(SP)
-	VMOVDQU Y0, 48(SP)
-	VMOVDQU Y0, 80(SP)
-	VMOVDQU Y0, 112(SP)
-	VMOVDQU Y0, 144(SP)
-	VMOVDQU Y0, 176(SP)
-	VMOVDQU Y0, 208(SP)
-	VMOVDQU Y0, 240(SP)
+	VMOVDQU Y0, 1424(SP)
+	VMOVDQU Y0, 1456(SP)
+	VMOVDQU Y0, 1488(SP)
+	VMOVDQU Y0, 1520(SP)
+	VMOVDQU Y0, 1552(SP)
+	VMOVDQU Y0, 1584(SP)
+	VMOVDQU Y0, 1616(SP)
+	VMOVDQU Y0, 1648(SP)
 	VPXOR   Y0, Y0, Y0
 	VPXOR   Y1, Y1, Y1
 	VPXOR   Y2, Y2, Y2
