@@ -138,12 +138,55 @@ func midStoreOps(spill func(int) Mem, target func(blk, half int) []func()) []fun
 	return ops
 }
 
+// midW is the width of a vector register and of a frame slot, in bytes.
+const midW = 32
+
+// genMidAVX2Kernel emits xorMACKeySealAVX2 or (open) xorMACKeyOpenAVX2,
+// phase by phase: the setup, batch 0, the additional data, batch 1, the
+// loop of later batches, the tag and the wipe, and, after the RET, the
+// row-layout last batches the others jump to.
 func genMidAVX2Kernel(open bool) {
+	mk := newMidKernel(open)
+	mk.entry()
+	mk.batch0()
+	absorbAD(mk.f, mk.lbl)
+	mk.batch1()
+	mk.loop()
+	mk.finish()
+	mk.rowBatch()
+}
+
+// midKernel holds what the phases of one mid-size AVX2 kernel
+// (xorMACKeySealAVX2 or xorMACKeyOpenAVX2) share: the variant, the labels'
+// prefix, the frame and the row layout's number of sets (newMidKernel
+// describes the frame).
+type midKernel struct {
+	open bool
+	pfx  string // the labels' prefix: ms (Seal), mo (Open)
+
+	x           func(int) VecPhysical // avx2Layout's state word registers
+	slot, spill func(int) Mem         // avx2Layout's frame slots
+	nslots      int                   // the vector frame's slots
+	vframe      Mem
+
+	f, fz                          stitchedFrame // fz: chain Z's, its pointer zp
+	hs, kf                         Mem
+	tF16, tMain, tNF, tFin, cA, cB Mem
+	tF64, tR64, tT                 Mem
+	zp, zs                         Mem
+	tX, rc                         Mem
+	rowIn                          Mem
+
+	nsets int      // the row layout's sets (1 to 3)
+	pow   []func() // r^16, h saved and restored around it (batch 1)
+}
+
+// newMidKernel emits the kernel's TEXT and doc and lays out its frame.
+func newMidKernel(open bool) *midKernel {
 	name, pfx := "xorMACKeySealAVX2", "ms"
 	if open {
 		name, pfx = "xorMACKeyOpenAVX2", "mo"
 	}
-	lbl := func(s string) string { return pfx + "_" + s }
 	TEXT(name, 0, signatureMid)
 	if open {
 		Doc("xorMACKeyOpenAVX2 is the AEAD Open of a mid-size message: the key block,",
@@ -154,41 +197,89 @@ func genMidAVX2Kernel(open bool) {
 			"every batch but the last XORed into dst and MACed into h during the next",
 			"batch, the last batch's keystream left in ks.")
 	}
-	const W = 32
-	_, x, slot, spill := avx2Layout()
+	mk := &midKernel{open: open, pfx: pfx, nsets: 2}
+	_, mk.x, mk.slot, mk.spill = avx2Layout()
 	// The vector frame: slots 0-23 as in xorBlocksAVX2; Open also keeps a
 	// batch's keystream in slots 24-39 (ks) until the next batch has MACed
 	// its ciphertext.
-	nslots := 24
+	mk.nslots = 24
 	if open {
-		nslots = 40
+		mk.nslots = 40
 	}
-	vframe := AllocLocal(nslots*W + W)
-	ks := func(r GPPhysical) { LEAQ(slot(24), r) }
-	f := stitchedFrame{
+	mk.vframe = AllocLocal(mk.nslots*midW + midW)
+	mk.f = stitchedFrame{
 		state: AllocLocal(8), src: AllocLocal(8), dst: AllocLocal(8), mac: AllocLocal(8),
 		n: AllocLocal(8), r: AllocLocal(24), s1: AllocLocal(8), pow: AllocLocal(24),
 	}
-	hs := AllocLocal(24) // h during the squarings
-	kf := AllocLocal(32) // the Poly1305 key: r, then s
+	mk.hs = AllocLocal(24) // h during the squarings
+	mk.kf = AllocLocal(32) // the Poly1305 key: r, then s
 	// The tail: its full 16-byte blocks (count, address), the final blocks
 	// (1 or 2: the padded partial block if any, the lengths; count,
 	// address) and the two chains' counters.
-	tF16, tMain, tNF, tFin, cA, cB := AllocLocal(8), AllocLocal(8), AllocLocal(8), AllocLocal(8), AllocLocal(8), AllocLocal(8)
-	tF64, tR64, tT := AllocLocal(8), AllocLocal(8), AllocLocal(8)
+	mk.tF16, mk.tMain, mk.tNF, mk.tFin, mk.cA, mk.cB = AllocLocal(8), AllocLocal(8), AllocLocal(8), AllocLocal(8), AllocLocal(8), AllocLocal(8)
+	mk.tF64, mk.tR64, mk.tT = AllocLocal(8), AllocLocal(8), AllocLocal(8)
 	// Open with a tail of 16 MAC blocks or more: the last 16 (in z) as a
 	// chain of their own during batch 1: its pointer and result.
-	zp, zs := AllocLocal(8), AllocLocal(24)
-	fz := f
-	fz.mac = zp
+	mk.zp, mk.zs = AllocLocal(8), AllocLocal(24)
+	mk.fz = mk.f
+	mk.fz.mac = mk.zp
 	// Open: the number of tail blocks left for after the last batch (K-16,
 	// or 0 once a loop batch took them); the round counter of that batch
 	// (SI is chain B's pointer there).
-	tX, rc := AllocLocal(8), AllocLocal(8)
+	mk.tX, mk.rc = AllocLocal(8), AllocLocal(8)
 	// An Open's three-set row batch keeps its input rows in the spill slots
 	// (16-21), which the row layout does not use.
-	rowIn := slot(16)
+	mk.rowIn = mk.slot(16)
+	return mk
+}
 
+// lbl returns the kernel's label s.
+func (mk *midKernel) lbl(s string) string { return mk.pfx + "_" + s }
+
+// ks sets r to the address of the keystream slots (24-39, Open only).
+func (mk *midKernel) ks(r GPPhysical) { LEAQ(mk.slot(24), r) }
+
+// dr returns the operations of a double round of the 8-block batch.
+func (mk *midKernel) dr() []func() { return avx2SpillDROps(mk.x, mk.spill) }
+
+// dr2 returns the operations of two double rounds of the 8-block batch.
+func (mk *midKernel) dr2() []func() { return append(mk.dr(), mk.dr()...) }
+
+// powOps returns the operations of r^16.
+// r^16: four squarings (general products: r^2 and up are not clamped).
+func (mk *midKernel) powOps() []func() { return r16Ops(mk.f.pow) }
+
+// chainA returns the operations of chain A's blocks (of the MAC pointer).
+func (mk *midKernel) chainA(blocks []int) []func() {
+	var ops []func()
+	for _, k := range blocks {
+		ops = append(ops, polyBlockOps(mk.f, avx2Tmp, avx2Ptr, avx2ChainA, k)...)
+	}
+	return ops
+}
+
+// chainsAB returns the operations of chains A and B's blocks.
+func (mk *midKernel) chainsAB(blocks []int) []func() { return avx2ChainsAB(mk.f, blocks) }
+
+// load emits the batch's counters and the state words into Y0-Y15 and
+// the frame (as xorBlocksAVX2).
+func (mk *midKernel) load() { avx2LoadBatch(mk.f.state, mk.x, mk.slot, mk.spill) }
+
+// addState emits the feed-forward of the 8-block batch.
+func (mk *midKernel) addState() { avx2AddState(mk.x, mk.slot, mk.spill) }
+
+// tailMAC emits tail, the MAC of the tail, with the kernel's frame and
+// the labels of lbl.
+func (mk *midKernel) tailMAC(lbl func(string) string) {
+	tail(mk.open, lbl, mk.f, mk.tF16, mk.tMain, mk.tNF, mk.tFin, mk.tR64, mk.cA, mk.cB, mk.zs, mk.tX)
+}
+
+// entry emits the setup: the batch count B, src and dst as bases of
+// virtual block 0 (and the MAC pointer: dst for a Seal, src for an Open),
+// the tail's parameters, and the input state broadcast into the aligned
+// vector frame.
+func (mk *midKernel) entry() {
+	f := mk.f
 	Comment("B = ceil((len(src)+64)/512) batches; src and dst as bases of virtual block 0.")
 	Load(Param("src").Len(), RCX)
 	ADDQ(U32(575), RCX)
@@ -196,7 +287,7 @@ func genMidAVX2Kernel(open bool) {
 	MOVQ(RCX, f.n)
 	Load(Param("dst").Base(), RDI)
 	Load(Param("src").Base(), RSI)
-	if open {
+	if mk.open {
 		MOVQ(RSI, f.mac)
 	} else {
 		MOVQ(RDI, f.mac)
@@ -206,613 +297,435 @@ func genMidAVX2Kernel(open bool) {
 	MOVQ(RDI, f.dst)
 	MOVQ(RSI, f.src)
 
+	mk.tailParams()
+
+	Comment("Align the vector frame and broadcast the input state into it.")
+	Load(Param("s"), rState)
+	MOVQ(rState, f.state)
+	avx2BroadcastState(mk.vframe, mk.slot)
+}
+
+// tailParams emits the tail's parameters, from f.n and the lengths: tT,
+// tF64, tF16, tR64, tNF, tMain, tFin, and tX = tF16 + tNF - 16 (K-16).
+func (mk *midKernel) tailParams() {
 	Comment("The tail: t = len(src) - (512(B-1) - 64) bytes: t/64 whole blocks",
 		"(4t/64 MAC blocks at dst or src + len(src) - t), then in fin the",
 		"partial block of t%64 bytes (ceil(t%64/16) MAC blocks) and the lengths.")
 	Load(Param("src").Len(), RAX)
-	MOVQ(f.n, RCX)
+	MOVQ(mk.f.n, RCX)
 	SHLQ(U8(9), RCX)
 	SUBQ(U32(576), RCX)
 	SUBQ(RCX, RAX)
-	MOVQ(RAX, tT)
+	MOVQ(RAX, mk.tT)
 	MOVQ(RAX, RDX)
 	SHRQ(U8(6), RDX)
-	MOVQ(RDX, tF64)
+	MOVQ(RDX, mk.tF64)
 	SHLQ(U8(2), RDX)
-	MOVQ(RDX, tF16)
+	MOVQ(RDX, mk.tF16)
 	ANDQ(U8(63), RAX)
-	MOVQ(RAX, tR64)
+	MOVQ(RAX, mk.tR64)
 	ADDQ(U8(15), RAX)
 	SHRQ(U8(4), RAX)
 	INCQ(RAX)
-	MOVQ(RAX, tNF)
-	if open {
+	MOVQ(RAX, mk.tNF)
+	if mk.open {
 		Load(Param("src").Base(), RDX)
 	} else {
 		Load(Param("dst").Base(), RDX)
 	}
 	ADDQ(RCX, RDX)
-	MOVQ(RDX, tMain)
+	MOVQ(RDX, mk.tMain)
 	Load(Param("fin"), RDX)
-	MOVQ(RDX, tFin)
-	MOVQ(tF16, RDX)
-	ADDQ(tNF, RDX)
+	MOVQ(RDX, mk.tFin)
+	MOVQ(mk.tF16, RDX)
+	ADDQ(mk.tNF, RDX)
 	SUBQ(U8(16), RDX)
-	MOVQ(RDX, tX)
+	MOVQ(RDX, mk.tX)
+}
 
-	Comment("Align the vector frame and broadcast the input state into it.")
-	Load(Param("s"), rState)
-	MOVQ(rState, f.state)
-	avx2BroadcastState(vframe, slot)
+// Store targets (the stores use SI = src, DI = dst or ks, CX = key).
 
-	dr := func() []func() { return avx2SpillDROps(x, spill) }
-	// r^16: four squarings (general products: r^2 and up are not clamped).
-	powOps := func() []func() { return r16Ops(f.pow) }
-	chainA := func(blocks []int) []func() {
-		var ops []func()
-		for _, k := range blocks {
-			ops = append(ops, polyBlockOps(f, avx2Tmp, avx2Ptr, avx2ChainA, k)...)
-		}
-		return ops
+// midXORStore XORs Y12 with src into dst.
+func midXORStore(blk, half int) []func() {
+	o := 64*blk + 32*half
+	return []func(){
+		func() { VPXOR(mem(rSrc, o), Y12, Y12) },
+		func() { VMOVDQU(Y12, mem(rDst, o)) },
 	}
-	chainsAB := func(blocks []int) []func() { return avx2ChainsAB(f, blocks) }
+}
 
-	// Store targets (the stores use SI = src, DI = dst or ks, CX = key).
-	xorStore := func(blk, half int) []func() {
-		o := 64*blk + 32*half
-		return []func(){
-			func() { VPXOR(mem(rSrc, o), Y12, Y12) },
-			func() { VMOVDQU(Y12, mem(rDst, o)) },
-		}
-	}
-	rawStore := func(blk, half int) []func() {
-		return []func(){func() { VMOVDQU(Y12, mem(rDst, 64*blk+32*half)) }}
-	}
-	// Batch 0: block 0's first half is the key, its second half unused.
-	first := func(st func(blk, half int) []func()) func(blk, half int) []func() {
-		return func(blk, half int) []func() {
-			if blk == 0 {
-				if half == 0 {
-					return []func(){func() { VMOVDQU(Y12, Mem{Base: RCX}) }}
-				}
-				return nil
-			}
-			return st(blk, half)
-		}
-	}
+// midRawStore stores Y12 to DI (Open: the keystream slots).
+func midRawStore(blk, half int) []func() {
+	return []func(){func() { VMOVDQU(Y12, mem(rDst, 64*blk+32*half)) }}
+}
 
-	// load emits the batch's counters and the state words into Y0-Y15 and
-	// the frame (as xorBlocksAVX2).
-	load := func() { avx2LoadBatch(f.state, x, slot, spill) }
-	addState := func() { avx2AddState(x, slot, spill) }
+// midKeyFirst wraps the store target st for batch 0.
+// Batch 0: block 0's first half is the key, its second half unused.
+func midKeyFirst(st func(blk, half int) []func()) func(blk, half int) []func() {
+	return func(blk, half int) []func() {
+		if blk == 0 {
+			if half == 0 {
+				return []func(){func() { VMOVDQU(Y12, Mem{Base: RCX}) }}
+			}
+			return nil
+		}
+		return st(blk, half)
+	}
+}
 
-	// finishPrev (Open) writes dst = src ^ ks for the previous batch's
-	// blocks from..7 (SI and DI are the current batch's bases).
-	finishPrev := func(from int) {
-		Comment("Open: the previous batch's plaintext, now that its ciphertext is MACed.")
-		MOVQ(f.src, rSrc)
-		MOVQ(f.dst, rDst)
-		ks(RCX)
-		ys := []VecPhysical{Y12, Y13, Y14, Y15}
-		for i, o := 0, 64*from; o < 512; i, o = i+1, o+32 {
-			yy := ys[i%4]
-			VMOVDQU(mem(RCX, o), yy)
-			VPXOR(mem(rSrc, o-512), yy, yy)
-			VMOVDQU(yy, mem(rDst, o-512))
-		}
+// finishPrev (Open) writes dst = src ^ ks for the previous batch's
+// blocks from..7 (SI and DI are the current batch's bases).
+func (mk *midKernel) finishPrev(from int) {
+	Comment("Open: the previous batch's plaintext, now that its ciphertext is MACed.")
+	MOVQ(mk.f.src, rSrc)
+	MOVQ(mk.f.dst, rDst)
+	mk.ks(RCX)
+	ys := []VecPhysical{Y12, Y13, Y14, Y15}
+	for i, o := 0, 64*from; o < 512; i, o = i+1, o+32 {
+		yy := ys[i%4]
+		VMOVDQU(mem(RCX, o), yy)
+		VPXOR(mem(rSrc, o-512), yy, yy)
+		VMOVDQU(yy, mem(rDst, o-512))
 	}
-	// advance moves src and dst on by one batch and the counter by 8, and
-	// decrements the batch count (its flags end the batch).
-	advance := func() {
-		MOVQ(f.src, rSrc)
-		MOVQ(f.dst, rDst)
-		avx2NextBatch(f)
-	}
-	// store emits the stores of a MAC batch merged with the integer
-	// operations extra (r^16 or the join): Open stores its keystream to ks;
-	// Seal XORs it into dst, or, in the last batch, stores it to ks.
-	store := func(b string, extra []func(), lastExtra []func()) {
-		Comment("Transpose and store the 8 blocks.")
-		// The last batch stores its whole blocks XORed into dst and the
-		// partial one XORed into fin (Seal: its plaintext; Open: its
-		// ciphertext, already MACed).
-		lastStore := func() {
-			MOVQ(f.src, rSrc)
-			MOVQ(f.dst, rDst)
-			run(midStoreOps(spill, func(blk, half int) []func() {
-				return []func(){func() { lastBlockStore(Y12, blk, half, tF64, tFin) }}
-			}))
-		}
-		CMPQ(f.n, U8(1))
-		JE(LabelRef(lbl(b + "_last")))
-		if open {
-			ks(rDst)
-			merge(midStoreOps(spill, rawStore), extra)
-		} else {
-			MOVQ(f.src, rSrc)
-			MOVQ(f.dst, rDst)
-			merge(midStoreOps(spill, xorStore), extra)
-		}
-		JMP(LabelRef(lbl(b + "_stored")))
-		Label(lbl(b + "_last"))
-		if open {
-			Comment("The last batch: the join or r^16, the MAC of the tail (before the",
-				"stores: an Open in place overwrites it), then the stores.")
-			run(lastExtra)
-			tail(true, func(x string) string { return lbl(b + "_" + x) }, f, tF16, tMain, tNF, tFin, tR64, cA, cB, zs, tX)
-			lastStore()
-		} else {
-			Comment("The last batch: the stores, then the join or r^16.")
-			lastStore()
-			run(lastExtra)
-		}
-		Label(lbl(b + "_stored"))
-	}
+}
 
-	// The last batch when it has at most 4 blocks (t <= 256 bytes), or an
-	// Open's after batch 1 of at most 6 (t <= rowMaxT), in xorBlocksAVX2's
-	// row layout: one to three sets of four rows (nsets; a Seal's takes one
-	// for at most two blocks, t <= 128), two blocks per set (one per
-	// 128-bit lane).
-	// Its rounds are shorter
-	// than the 8-block batch's (bench/README.md, "Engine per path and block
-	// count"; three sets 128 ns against the 8-block batch's 155 on AMD Zen
-	// 4), so the MAC work merged into them (the previous batch's, as in the
-	// 8-block batch) sets its length. Two sets keep their input rows in
-	// Y8-Y12 (the second set's counter row in Y12); three sets use Y0-Y11
-	// and Y12-Y14 as temporaries, so their input rows live in rowIn (in
-	// the wiped vector frame).
-	nsets := 2
-	rows3 := func() bool { return nsets == 3 }
-	sets := func() []quad {
-		return []quad{{Y0, Y1, Y2, Y3}, {Y4, Y5, Y6, Y7}, {Y8, Y9, Y10, Y11}}[:nsets]
-	}
-	in := [5]VecPhysical{Y8, Y9, Y10, Y11, Y12}
-	inRow := func(i, j int) Op {
-		switch {
-		case rows3() && j == 3:
-			return rowIn.Offset(32 * (3 + i))
-		case rows3():
-			return rowIn.Offset(32 * j)
-		case j == 3 && i == 1:
-			return in[4]
-		}
-		return in[j]
-	}
-	rowSetup := func() {
-		MOVQ(f.state, rState)
-		if rows3() {
-			Comment("Three sets: the input rows to rowIn (constants, key, the three counter rows).")
-			for j, m := range []Mem{sigma, mem(rState, offKey), mem(rState, offKey+16)} {
-				VBROADCASTI128(m, Y12)
-				VMOVDQU(Y12, rowIn.Offset(32*j))
-			}
-			VBROADCASTI128(mem(rState, offCounter), Y12)
-			VPADDD(rowLanes, Y12, Y12)
-			for i := 0; i < 3; i++ {
-				if i > 0 {
-					VPADDD(rowStep2, Y12, Y12)
-				}
-				VMOVDQU(Y12, rowIn.Offset(32*(3+i)))
-			}
-			for i, q := range sets() {
-				for j := 0; j < 4; j++ {
-					VMOVDQU(inRow(i, j), q[j])
-				}
-			}
-			return
-		}
-		rowInputs([4]VecPhysical(in[:4]))
-		VPADDD(rowStep2, in[3], in[4])
-		for i, q := range sets() {
-			for j := 0; j < 4; j++ {
-				VMOVDQA(inRow(i, j), q[j])
-			}
-		}
-	}
-	rowDR2 := func() []func() {
-		rtmp := []VecPhysical{Y13, Y14}
-		if rows3() {
-			rtmp = []VecPhysical{Y12, Y13, Y14}
-		}
-		sets := sets()
-		shuf := func(a, c, d uint8) []func() {
-			var ops []func()
-			for _, q := range sets {
-				ops = append(ops,
-					func() { VPSHUFD(U8(a), q[0], q[0]) },
-					func() { VPSHUFD(U8(c), q[2], q[2]) },
-					func() { VPSHUFD(U8(d), q[3], q[3]) })
-			}
-			return ops
-		}
-		var ops []func()
-		for k := 0; k < 2; k++ {
-			ops = append(ops, avx2QROps(sets, rtmp)...)
-			ops = append(ops, shuf(0x93, 0x39, 0x4e)...)
-			ops = append(ops, avx2QROps(sets, rtmp)...)
-			ops = append(ops, shuf(0x39, 0x93, 0x4e)...)
-		}
-		return ops
-	}
-	rowAdd := func() {
-		Comment("Add the input rows.")
-		for i, q := range sets() {
-			for j := 0; j < 4; j++ {
-				VPADDD(inRow(i, j), q[j], q[j])
-			}
-		}
-	}
-	// rowStore stores block 2i+l (rows 0-1 and 2-3 of lane l of set i):
-	// whole blocks XORed into dst, the partial one into fin.
-	rowStore := func() {
-		MOVQ(f.src, rSrc)
-		MOVQ(f.dst, rDst)
-		for i, q := range sets() {
-			for l, imm := range []uint8{0x20, 0x31} {
-				blk := 2*i + l
-				xor, fin, next := newLabel("rxor"), newLabel("rfin"), newLabel("rnext")
-				VPERM2I128(U8(imm), q[1], q[0], Y13)
-				VPERM2I128(U8(imm), q[3], q[2], Y14)
-				CMPQ(tF64, U8(blk))
-				JA(LabelRef(xor))
-				JE(LabelRef(fin))
-				JMP(LabelRef(next))
-				Label(fin)
-				MOVQ(tFin, RCX)
-				VPXOR(Mem{Base: RCX}, Y13, Y13)
-				VPXOR(mem(RCX, 32), Y14, Y14)
-				VMOVDQU(Y13, Mem{Base: RCX})
-				VMOVDQU(Y14, mem(RCX, 32))
-				JMP(LabelRef(next))
-				Label(xor)
-				VPXOR(mem(rSrc, 64*blk), Y13, Y13)
-				VPXOR(mem(rSrc, 64*blk+32), Y14, Y14)
-				VMOVDQU(Y13, mem(rDst, 64*blk))
-				VMOVDQU(Y14, mem(rDst, 64*blk+32))
-				Label(next)
-			}
-		}
-	}
-	// rowEnd finishes a row-layout last batch: Seal stores, then joins (or
-	// computes r^16), Open joins (or r^16), MACs the tail (before the
-	// stores: an Open in place) and stores; then s.Counter moves past the
-	// batch (8 blocks, as the other batches).
-	rowEnd := func(name string, prevFrom int, extra func()) {
-		rowAdd()
-		if open {
-			finishPrev(prevFrom)
-		}
-		if open {
-			run([]func(){extra})
-			tail(true, func(x string) string { return lbl(name + "_" + x) }, f, tF16, tMain, tNF, tFin, tR64, cA, cB, zs, tX)
-			rowStore()
-		} else {
-			rowStore()
-			run([]func(){extra})
-		}
-		MOVQ(f.state, rState)
-		ADDL(U8(8), mem(rState, offCounter))
-		if open {
-			JMP(LabelRef(lbl("done")))
-		} else {
-			JMP(LabelRef(lbl("tail")))
-		}
-	}
-	var b1Row func(name string)
-	// rowBatch emits the row-layout last batches after the loop: label
-	// row (two sets), and batch 1's (b1Row: b1r); for a Seal also row1 and
-	// b1r1 (one set, for at most two blocks), for an Open row3 (three
-	// sets). Each measured faster only there (bench/README.md, "AVX2 Open's
-	// last batch in three row sets", "One row set for a last batch of one
-	// or two blocks"): a Seal's last batch in three sets, and batch 1's,
-	// whose single MAC chain sets its length, were no faster, and an Open's
-	// in one set was 2-4% faster at some lengths and 1.6% slower at others.
-	rowBatch := func() {
-		counts := []int{2, 1}
-		if open {
-			counts = []int{2, 3}
-		}
-		for _, n := range counts {
-			nsets = n
-			name := map[int]string{1: "row1", 2: "row", 3: "row3"}[n]
-			Label(lbl(name))
-			if n == 2 && open {
-				CMPQ(tT, U32(256))
-				JA(LabelRef(lbl("row3")))
-			} else if n == 2 {
-				CMPQ(tT, U32(128))
-				JBE(LabelRef(lbl("row1")))
-			}
-			Comment("The loop's last batch in the row layout; the previous batch's MAC as",
-				"two chains of 16.")
-			rowSetup()
-			for _, r := range avx2ChainB {
-				XORL(r.As32(), r.As32())
-			}
-			MOVQ(f.mac, avx2Ptr)
-			MOVQ(U32(5), RSI)
-			Label(lbl(name + "_rounds"))
-			merge(rowDR2(), append(chainsAB([]int{0, 1, 2}), func() { LEAQ(mem(avx2Ptr, 48), avx2Ptr) }))
-			DECQ(RSI)
-			JNZ(LabelRef(lbl(name + "_rounds")))
-			run(chainsAB([]int{0}))
-			join := mulGeneralOps(avx2ChainA, avx2JoinP, R15, RAX, f.pow)
-			rowEnd(name, 0, func() { run(join) })
-			if n < 3 {
-				b1Row(map[int]string{1: "b1r1", 2: "b1r"}[n])
-			}
-		}
-		nsets = 2
-	}
+// advance moves src and dst on by one batch and the counter by 8, and
+// decrements the batch count (its flags end the batch).
+func (mk *midKernel) advance() {
+	MOVQ(mk.f.src, rSrc)
+	MOVQ(mk.f.dst, rDst)
+	avx2NextBatch(mk.f)
+}
 
-	// clamp clamps r (R8, R9: its two 64-bit halves) and stores r, s1 and
-	// r^1 as the first power.
-	clamp := func() {
-		Comment("Clamp r (RFC 8439, Section 2.5); s1 = r1 + r1>>2; r^1 as the first power.")
-		clampR(R8, R9, RDX)
-		storeR(f)
-	}
-	// Batch 0: the key block and the first 448 bytes; no MAC work.
-	load()
-	MOVQ(U32(10), RSI)
-	Label(lbl("b0_rounds"))
-	run(dr())
-	DECQ(RSI)
-	JNZ(LabelRef(lbl("b0_rounds")))
-	addState()
-	Comment("Transpose and store: block 0's first half to key, blocks 1-7.")
-	LEAQ(kf, RCX)
-	if open {
-		ks(rDst)
-		run(midStoreOps(spill, first(rawStore)))
+// store emits the stores of a MAC batch merged with the integer
+// operations extra (r^16 or the join): Open stores its keystream to ks;
+// Seal XORs it into dst, or, in the last batch, stores it to ks.
+func (mk *midKernel) store(b string, extra []func(), lastExtra []func()) {
+	lbl := mk.lbl
+	Comment("Transpose and store the 8 blocks.")
+	CMPQ(mk.f.n, U8(1))
+	JE(LabelRef(lbl(b + "_last")))
+	if mk.open {
+		mk.ks(rDst)
+		merge(midStoreOps(mk.spill, midRawStore), extra)
 	} else {
-		MOVQ(f.src, rSrc)
-		MOVQ(f.dst, rDst)
-		run(midStoreOps(spill, first(xorStore)))
+		MOVQ(mk.f.src, rSrc)
+		MOVQ(mk.f.dst, rDst)
+		merge(midStoreOps(mk.spill, midXORStore), extra)
+	}
+	JMP(LabelRef(lbl(b + "_stored")))
+	Label(lbl(b + "_last"))
+	if mk.open {
+		Comment("The last batch: the join or r^16, the MAC of the tail (before the",
+			"stores: an Open in place overwrites it), then the stores.")
+		run(lastExtra)
+		mk.tailMAC(func(x string) string { return lbl(b + "_" + x) })
+		mk.lastStore()
+	} else {
+		Comment("The last batch: the stores, then the join or r^16.")
+		mk.lastStore()
+		run(lastExtra)
+	}
+	Label(lbl(b + "_stored"))
+}
+
+// lastStore emits the stores of the last 8-block batch.
+// The last batch stores its whole blocks XORed into dst and the
+// partial one XORed into fin (Seal: its plaintext; Open: its
+// ciphertext, already MACed).
+func (mk *midKernel) lastStore() {
+	MOVQ(mk.f.src, rSrc)
+	MOVQ(mk.f.dst, rDst)
+	run(midStoreOps(mk.spill, func(blk, half int) []func() {
+		return []func(){func() { lastBlockStore(Y12, blk, half, mk.tF64, mk.tFin) }}
+	}))
+}
+
+// clamp clamps r (R8, R9: its two 64-bit halves) and stores r, s1 and
+// r^1 as the first power.
+func (mk *midKernel) clamp() {
+	Comment("Clamp r (RFC 8439, Section 2.5); s1 = r1 + r1>>2; r^1 as the first power.")
+	clampR(R8, R9, RDX)
+	storeR(mk.f)
+}
+
+// batch0 emits batch 0 (r is not known yet): its keystream, block 0's
+// first half to kf, from which r is clamped.
+func (mk *midKernel) batch0() {
+	// Batch 0: the key block and the first 448 bytes; no MAC work.
+	mk.load()
+	MOVQ(U32(10), RSI)
+	Label(mk.lbl("b0_rounds"))
+	run(mk.dr())
+	DECQ(RSI)
+	JNZ(LabelRef(mk.lbl("b0_rounds")))
+	mk.addState()
+	Comment("Transpose and store: block 0's first half to key, blocks 1-7.")
+	LEAQ(mk.kf, RCX)
+	if mk.open {
+		mk.ks(rDst)
+		run(midStoreOps(mk.spill, midKeyFirst(midRawStore)))
+	} else {
+		MOVQ(mk.f.src, rSrc)
+		MOVQ(mk.f.dst, rDst)
+		run(midStoreOps(mk.spill, midKeyFirst(midXORStore)))
 	}
 	MOVQ(Mem{Base: RCX}, R8)
 	MOVQ(Mem{Base: RCX, Disp: 8}, R9)
-	clamp()
-	advance()
-	absorbAD(f, lbl)
+	mk.clamp()
+	mk.advance()
+}
+
+// batch1 emits batch 1 (label b1) as an 8-block batch, with r^16 merged
+// into its stores; as a last batch of at most 4 blocks it jumps to the row
+// layout (b1r, b1Row).
+func (mk *midKernel) batch1() {
+	f, lbl := mk.f, mk.lbl
 	// Batch 1: MACs batch 0's 448 bytes as one chain of 28 blocks (five
 	// per two double rounds, three after the rounds).
 	Label(lbl("b1"))
 	Comment("A last batch of at most 4 blocks takes the row layout (rowBatch).")
 	CMPQ(f.n, U8(1))
 	JNE(LabelRef(lbl("b1_t")))
-	CMPQ(tT, U32(256))
+	CMPQ(mk.tT, U32(256))
 	JBE(LabelRef(lbl("b1r")))
 	Label(lbl("b1_t"))
-	load()
+	mk.load()
 	MOVQ(f.mac, avx2Ptr)
-	dr2 := func() []func() { return append(dr(), dr()...) }
-	b1 := func(withZ bool, name string, dr2 func() []func(), perA int) {
-		// The integer operations of two double rounds: perA blocks of A
-		// (five: batch 0's 28 blocks with three after the rounds) and
-		// (withZ) three of Z, whole blocks alternating (they share the
-		// temporaries).
-		var ops []func()
-		if withZ {
-			Comment("Open: chain Z, the last 16 MAC blocks of the message (in z), from 0.")
-			for _, r := range avx2ChainB {
-				XORL(r.As32(), r.As32())
-			}
-			Load(Param("z"), RCX)
-			MOVQ(RCX, zp)
-		}
-		for k := 0; k < max(perA, 3); k++ {
-			if k < perA {
-				ops = append(ops, polyBlockOps(f, avx2Tmp, avx2Ptr, avx2ChainA, k)...)
-			}
-			if withZ && k < 3 {
-				ops = append(ops, polyBlockOps(fz, avx2Tmp, nil, avx2ChainB, k)...)
-			}
-		}
-		ops = append(ops, func() { LEAQ(mem(avx2Ptr, 16*perA), avx2Ptr) })
-		if withZ {
-			ops = append(ops, func() { ADDQ(U8(48), zp) })
-		}
-		MOVQ(U32(5), RSI)
-		Label(lbl(name))
-		merge(dr2(), ops)
-		DECQ(RSI)
-		JNZ(LabelRef(lbl(name)))
-		Comment("The last blocks of the chains, before any store.")
-		run(chainA([]int{0, 1, 2}))
-		if withZ {
-			run(polyBlockOps(fz, avx2Tmp, nil, avx2ChainB, 0))
-			for j := 0; j < 3; j++ {
-				MOVQ(avx2ChainB[j], zs.Offset(8*j))
-			}
-		}
-	}
-	if open {
+	if mk.open {
 		Comment("Open, B >= 3 batches and an 8-lane last batch: chain A also takes",
 			"the first midOpenX blocks of batch 1 (the last batch's chain A the fewer).")
 		CMPQ(f.n, U8(2))
 		JB(LabelRef(lbl("b1_nox")))
-		CMPQ(tT, U32(rowMaxT))
+		CMPQ(mk.tT, U32(rowMaxT))
 		JBE(LabelRef(lbl("b1_nox")))
-		b1(true, "b1_xrounds", dr2, midOpenPerA)
+		mk.b1MAC(true, "b1_xrounds", mk.dr2, midOpenPerA)
 		JMP(LabelRef(lbl("b1_mac_done")))
 		Label(lbl("b1_nox"))
-		MOVQ(tF16, RCX)
-		ADDQ(tNF, RCX)
+		MOVQ(mk.tF16, RCX)
+		ADDQ(mk.tNF, RCX)
 		CMPQ(RCX, U8(16))
 		JB(LabelRef(lbl("b1_noz")))
-		b1(true, "b1_zrounds", dr2, 5)
+		mk.b1MAC(true, "b1_zrounds", mk.dr2, 5)
 		JMP(LabelRef(lbl("b1_mac_done")))
 		Label(lbl("b1_noz"))
 	}
-	b1(false, "b1_rounds", dr2, 5)
+	mk.b1MAC(false, "b1_rounds", mk.dr2, 5)
 	Label(lbl("b1_mac_done"))
 	LEAQ(mem(avx2Ptr, 48), avx2Ptr)
 	MOVQ(avx2Ptr, f.mac)
-	addState()
-	if open {
-		finishPrev(1)
+	mk.addState()
+	if mk.open {
+		mk.finishPrev(1)
 	}
 	Comment("r^16 during the stores (h saved).")
 	var save, restore []func()
 	for j := 0; j < 3; j++ {
-		save = append(save, func() { MOVQ(avx2ChainA[j], hs.Offset(8*j)) })
-		restore = append(restore, func() { MOVQ(hs.Offset(8*j), avx2ChainA[j]) })
+		save = append(save, func() { MOVQ(avx2ChainA[j], mk.hs.Offset(8*j)) })
+		restore = append(restore, func() { MOVQ(mk.hs.Offset(8*j), avx2ChainA[j]) })
 	}
-	pow := append(append(save, powOps()...), restore...)
-	// As the last batch, r^16 only if the tail needs it (K >= 16): else its
-	// latency would only delay the return.
-	lastPow := func() {
-		if !open {
-			// A Seal's tail after batch 1 takes one chain whatever K
-			// (at most 33): r^16 is four squarings on the tail's critical
-			// path, which the two chains do not win back (bench/README.md,
-			// "AVX2 Seal: one chain after batch 1").
-			MOVQ(I32(-1), tX)
-			return
-		}
-		skip := newLabel("nopow")
-		CMPQ(tX, U8(0))
-		JL(LabelRef(skip))
-		run(pow)
-		Label(skip)
-	}
-	store("b1", pow, []func(){lastPow})
-	b1Row = func(name string) {
-		Label(lbl(name))
-		if nsets == 2 && !open {
-			CMPQ(tT, U32(128))
-			JBE(LabelRef(lbl("b1r1")))
-		}
-		Comment("Batch 1 as the last batch in the row layout; batch 0's MAC as one chain",
-			"(and, for Open, chain Z).")
-		rowSetup()
-		MOVQ(f.mac, avx2Ptr)
-		if open {
-			CMPQ(tX, U8(0))
-			JL(LabelRef(lbl(name + "_noz")))
-			b1(true, name+"_zrounds", rowDR2, 5)
-			JMP(LabelRef(lbl(name + "_macd")))
-			Label(lbl(name + "_noz"))
-		}
-		b1(false, name+"_rounds", rowDR2, 5)
-		Label(lbl(name + "_macd"))
-		rowEnd(name, 1, lastPow)
-	}
-	advance()
-	if open {
+	mk.pow = append(append(save, mk.powOps()...), restore...)
+	mk.store("b1", mk.pow, []func(){mk.lastPow})
+	mk.advance()
+	if mk.open {
 		JZ(LabelRef(lbl("done")))
 	} else {
 		JZ(LabelRef(lbl("tail")))
 	}
+}
 
+// b1MAC emits batch 1's MAC loop (label name): five times two double
+// rounds (dr2: the 8-block batch's or the row layout's) merged with perA
+// blocks of chain A and, withZ (Open), three of chain Z, then the chains'
+// last blocks.
+func (mk *midKernel) b1MAC(withZ bool, name string, dr2 func() []func(), perA int) {
+	f, fz, lbl := mk.f, mk.fz, mk.lbl
+	// The integer operations of two double rounds: perA blocks of A
+	// (five: batch 0's 28 blocks with three after the rounds) and
+	// (withZ) three of Z, whole blocks alternating (they share the
+	// temporaries).
+	var ops []func()
+	if withZ {
+		Comment("Open: chain Z, the last 16 MAC blocks of the message (in z), from 0.")
+		for _, r := range avx2ChainB {
+			XORL(r.As32(), r.As32())
+		}
+		Load(Param("z"), RCX)
+		MOVQ(RCX, mk.zp)
+	}
+	for k := 0; k < max(perA, 3); k++ {
+		if k < perA {
+			ops = append(ops, polyBlockOps(f, avx2Tmp, avx2Ptr, avx2ChainA, k)...)
+		}
+		if withZ && k < 3 {
+			ops = append(ops, polyBlockOps(fz, avx2Tmp, nil, avx2ChainB, k)...)
+		}
+	}
+	ops = append(ops, func() { LEAQ(mem(avx2Ptr, 16*perA), avx2Ptr) })
+	if withZ {
+		ops = append(ops, func() { ADDQ(U8(48), mk.zp) })
+	}
+	MOVQ(U32(5), RSI)
+	Label(lbl(name))
+	merge(dr2(), ops)
+	DECQ(RSI)
+	JNZ(LabelRef(lbl(name)))
+	Comment("The last blocks of the chains, before any store.")
+	run(mk.chainA([]int{0, 1, 2}))
+	if withZ {
+		run(polyBlockOps(fz, avx2Tmp, nil, avx2ChainB, 0))
+		for j := 0; j < 3; j++ {
+			MOVQ(avx2ChainB[j], mk.zs.Offset(8*j))
+		}
+	}
+}
+
+// lastPow emits r^16 for batch 1 as the last batch (a Seal's sets tX to
+// -1 instead: one tail chain).
+// As the last batch, r^16 only if the tail needs it (K >= 16): else its
+// latency would only delay the return.
+func (mk *midKernel) lastPow() {
+	if !mk.open {
+		// A Seal's tail after batch 1 takes one chain whatever K
+		// (at most 33): r^16 is four squarings on the tail's critical
+		// path, which the two chains do not win back (bench/README.md,
+		// "AVX2 Seal: one chain after batch 1").
+		MOVQ(I32(-1), mk.tX)
+		return
+	}
+	skip := newLabel("nopow")
+	CMPQ(mk.tX, U8(0))
+	JL(LabelRef(skip))
+	run(mk.pow)
+	Label(skip)
+}
+
+// loop emits the loop of the later batches (label loop), the chains
+// joined during the stores; a last batch of the row layout's size jumps to
+// label row (rowBatch).
+func (mk *midKernel) loop() {
+	f, lbl := mk.f, mk.lbl
 	// Batches 2 onwards: 32 MAC blocks as two chains of 16.
 	Label(lbl("loop"))
 	Comment("A last batch of at most 4 blocks takes the row layout (rowBatch); an",
 		"Open's of 5 or 6 blocks too, in three sets.")
 	CMPQ(f.n, U8(1))
 	JNE(LabelRef(lbl("loop_t")))
-	if open {
-		CMPQ(tT, U32(rowMaxT))
+	if mk.open {
+		CMPQ(mk.tT, U32(rowMaxT))
 	} else {
-		CMPQ(tT, U32(256))
+		CMPQ(mk.tT, U32(256))
 	}
 	JBE(LabelRef(lbl("row")))
 	Label(lbl("loop_t"))
-	load()
+	mk.load()
 	Comment("Chain B starts from 0.")
 	for _, r := range avx2ChainB {
 		XORL(r.As32(), r.As32())
 	}
 	MOVQ(f.mac, avx2Ptr)
-	if open {
-		Comment("Open, last batch, a tail of K >= 16 MAC blocks: chain A also takes the",
-			"first K-16 tail blocks, less the midOpenX batch 1 took (BP counts them",
-			"down: five per two double rounds, three after), chain B (pointer SI)",
-			"the 16 after them; the last 16 are chain Z.")
-		CMPQ(f.n, U8(1))
-		JNE(LabelRef(lbl("loop_ab")))
-		MOVQ(tX, RCX)
-		CMPQ(RCX, U8(0))
-		JL(LabelRef(lbl("loop_ab")))
-		LEAQ(mem(RCX, 16-midOpenX), RDX)
-		MOVQ(RDX, RBP)
-		SHLQ(U8(4), RDX)
-		ADDQ(avx2Ptr, RDX)
-		MOVQ(RDX, RSI)
-		MOVQ(U32(0), tX)
-		condA := func() {
-			skip := newLabel("skipA")
-			TESTQ(RBP, RBP)
-			JZ(LabelRef(skip))
-			run(polyBlockOps(f, avx2Tmp, avx2Ptr, avx2ChainA, 0))
-			ADDQ(U8(16), avx2Ptr)
-			DECQ(RBP)
-			Label(skip)
-		}
-		var ops []func()
-		for k, q := 0, 0; k < 3; k++ {
-			for ; q < midOpenCondA*(k+1)/3; q++ {
-				ops = append(ops, condA)
-			}
-			ops = append(ops, polyBlockOps(f, avx2Tmp, RSI, avx2ChainB, k)...)
-		}
-		ops = append(ops, func() { ADDQ(U8(48), RSI) })
-		MOVQ(U32(5), rc)
-		Label(lbl("loop_xrounds"))
-		merge(append(dr(), dr()...), ops)
-		DECQ(rc)
-		JNZ(LabelRef(lbl("loop_xrounds")))
-		Comment("The last blocks of the chains, before any store.")
-		for i := 0; i < midOpenCondAfter; i++ {
-			condA()
-		}
-		run(polyBlockOps(f, avx2Tmp, RSI, avx2ChainB, 0))
-		JMP(LabelRef(lbl("loop_macd")))
-		Label(lbl("loop_ab"))
+	if mk.open {
+		mk.loopOpenLast()
 	}
 	Comment("Five times two double rounds, with three blocks of each MAC chain.")
 	MOVQ(U32(5), RSI)
 	Label(lbl("loop_rounds"))
-	merge(append(dr(), dr()...), append(chainsAB([]int{0, 1, 2}), func() { LEAQ(mem(avx2Ptr, 48), avx2Ptr) }))
+	merge(mk.dr2(), append(mk.chainsAB([]int{0, 1, 2}), func() { LEAQ(mem(avx2Ptr, 48), avx2Ptr) }))
 	DECQ(RSI)
 	JNZ(LabelRef(lbl("loop_rounds")))
 	Comment("The last block of each chain, before any store.")
-	run(chainsAB([]int{0}))
+	run(mk.chainsAB([]int{0}))
 	LEAQ(mem(avx2Ptr, 512-5*48), avx2Ptr)
 	MOVQ(avx2Ptr, f.mac)
 	Label(lbl("loop_macd"))
-	addState()
-	if open {
-		finishPrev(0)
+	mk.addState()
+	if mk.open {
+		mk.finishPrev(0)
 	}
 	Comment("Join the chains during the stores: h = hA·r^16 + hB.")
-	store("loop", mulGeneralOps(avx2ChainA, avx2JoinP, R15, RAX, f.pow),
+	mk.store("loop", mulGeneralOps(avx2ChainA, avx2JoinP, R15, RAX, f.pow),
 		mulGeneralOps(avx2ChainA, avx2JoinP, R15, RAX, f.pow))
-	advance()
+	mk.advance()
 	JNZ(LabelRef(lbl("loop")))
+}
 
-	if !open {
+// loopOpenLast emits an Open's 8-block last batch with a tail of K >= 16
+// MAC blocks: its rounds run chain A over tail blocks (as many as are
+// left: conditional blocks) and chain B over the 16 before chain Z's, and
+// it goes on at loop_macd; any other batch goes on at loop_ab.
+func (mk *midKernel) loopOpenLast() {
+	f, lbl := mk.f, mk.lbl
+	Comment("Open, last batch, a tail of K >= 16 MAC blocks: chain A also takes the",
+		"first K-16 tail blocks, less the midOpenX batch 1 took (BP counts them",
+		"down: five per two double rounds, three after), chain B (pointer SI)",
+		"the 16 after them; the last 16 are chain Z.")
+	CMPQ(f.n, U8(1))
+	JNE(LabelRef(lbl("loop_ab")))
+	MOVQ(mk.tX, RCX)
+	CMPQ(RCX, U8(0))
+	JL(LabelRef(lbl("loop_ab")))
+	LEAQ(mem(RCX, 16-midOpenX), RDX)
+	MOVQ(RDX, RBP)
+	SHLQ(U8(4), RDX)
+	ADDQ(avx2Ptr, RDX)
+	MOVQ(RDX, RSI)
+	MOVQ(U32(0), mk.tX)
+	condA := func() {
+		skip := newLabel("skipA")
+		TESTQ(RBP, RBP)
+		JZ(LabelRef(skip))
+		run(polyBlockOps(f, avx2Tmp, avx2Ptr, avx2ChainA, 0))
+		ADDQ(U8(16), avx2Ptr)
+		DECQ(RBP)
+		Label(skip)
+	}
+	var ops []func()
+	for k, q := 0, 0; k < 3; k++ {
+		for ; q < midOpenCondA*(k+1)/3; q++ {
+			ops = append(ops, condA)
+		}
+		ops = append(ops, polyBlockOps(f, avx2Tmp, RSI, avx2ChainB, k)...)
+	}
+	ops = append(ops, func() { ADDQ(U8(48), RSI) })
+	MOVQ(U32(5), mk.rc)
+	Label(lbl("loop_xrounds"))
+	merge(mk.dr2(), ops)
+	DECQ(mk.rc)
+	JNZ(LabelRef(lbl("loop_xrounds")))
+	Comment("The last blocks of the chains, before any store.")
+	for i := 0; i < midOpenCondAfter; i++ {
+		condA()
+	}
+	run(polyBlockOps(f, avx2Tmp, RSI, avx2ChainB, 0))
+	JMP(LabelRef(lbl("loop_macd")))
+	Label(lbl("loop_ab"))
+}
+
+// finish emits a Seal's tail (label tail), then, at label done, the tag
+// and the wipe of the key material from the frame, and the return.
+func (mk *midKernel) finish() {
+	f, lbl := mk.f, mk.lbl
+	if !mk.open {
 		Label(lbl("tail"))
-		tail(false, lbl, f, tF16, tMain, tNF, tFin, tR64, cA, cB, zs, tX)
+		mk.tailMAC(lbl)
 	}
 	Label(lbl("done"))
-	LEAQ(vframe, rFrame)
-	ADDQ(U32(W-1), rFrame)
-	ANDQ(I32(-W), rFrame)
+	LEAQ(mk.vframe, rFrame)
+	ADDQ(U32(midW-1), rFrame)
+	ANDQ(I32(-midW), rFrame)
 	Comment("The tag: h mod 2^130-5 (h < 2p: subtract p unless that borrows), plus s,",
 		"mod 2^128 (RFC 8439, Section 2.5.1).")
-	polyTag([3]GPPhysical{R8, R9, R10}, [3]GPPhysical{RAX, RCX, RDX}, kf.Offset(16))
+	polyTag([3]GPPhysical{R8, R9, R10}, [3]GPPhysical{RAX, RCX, RDX}, mk.kf.Offset(16))
 	Load(Param("tag"), RAX)
 	MOVQ(R8, Mem{Base: RAX})
 	MOVQ(R9, Mem{Base: RAX, Disp: 8})
 	Comment("Wipe the key material from the frame: the state slots, keystream, key, r, s1, r^16, h.")
 	VPXOR(Y0, Y0, Y0)
-	for i := 0; i < nslots; i++ {
-		VMOVDQU(Y0, slot(i))
+	for i := 0; i < mk.nslots; i++ {
+		VMOVDQU(Y0, mk.slot(i))
 	}
 	XORL(EAX, EAX)
+	hs, zs, kf := mk.hs, mk.zs, mk.kf
 	for _, m := range []Mem{f.r, f.r.Offset(8), f.s1, f.pow, f.pow.Offset(8), f.pow.Offset(16), hs, hs.Offset(8), hs.Offset(16), zs, zs.Offset(8), zs.Offset(16),
 		kf, kf.Offset(8), kf.Offset(16), kf.Offset(24)} {
 		MOVQ(RAX, m)
@@ -820,8 +733,6 @@ func genMidAVX2Kernel(open bool) {
 
 	VZEROUPPER()
 	RET()
-
-	rowBatch()
 }
 
 // lastBlockStore stores half half of block blk of a last batch, in y: a
