@@ -18,12 +18,13 @@ import (
 // Message lengths: both sides of every block (64 bytes) and lane-set
 // boundary the kernels and aead's route tables switch at (192 and 448 for
 // the small kernels, 960 and 1024 for the mid-size kernel, 1350 a QUIC
-// packet), then the stitched loops' batches. The long lengths run for the
-// implementations this CPU uses by default, 8 KiB only for the others
-// (their loops are the same at 16 KiB, and single-stepping them costs the
-// most), none with -trace.long=false.
+// packet; 1034, 1124 and 1724 leave the stitched loops tails of each size
+// class of their key-block kernels), then the stitched loops' batches. The
+// long lengths run for the implementations this CPU uses by default, 8 KiB
+// only for the others (their loops are the same at 16 KiB, and
+// single-stepping them costs the most), none with -trace.long=false.
 var (
-	lengths     = []int{0, 1, 15, 16, 63, 64, 65, 191, 192, 193, 447, 448, 449, 960, 1024, 1350, 2048}
+	lengths     = []int{0, 1, 15, 16, 63, 64, 65, 191, 192, 193, 447, 448, 449, 960, 1024, 1034, 1124, 1350, 1724, 2048}
 	longLengths = []int{8192, 16384}
 	// comboLengths is for the AEAD's Go layer over each pair of kernels,
 	// which the ChaCha20 and Poly1305 cases cover alone at every length.
@@ -123,6 +124,16 @@ func allCases() []*tcase {
 		}
 	}
 
+	// The batch groups' lanes (chacha20core.LaneBlocks, poly1305's lanes)
+	// of each ChaCha20 and Poly1305 kernel, under the AEAD's Go layer.
+	if available("aead", impl.Portable) {
+		for _, spec := range laneSpecs(cn, pn) {
+			for _, open := range []bool{false, true} {
+				cs = append(cs, batchCase("Go+"+spec, "aead=Go,"+spec, batchMixes[0], open))
+			}
+		}
+	}
+
 	// ChaCha20, Poly1305 and XORBytes, each implementation by name.
 	for _, name := range cn {
 		for _, n := range lengthsFor("chacha20", name) {
@@ -151,6 +162,25 @@ func allCases() []*tcase {
 	}
 
 	return append(cs, plantedCases()...)
+}
+
+// laneSpecs returns one registry spec per ChaCha20 and Poly1305
+// implementation but the portable ones: each ChaCha20 kernel with the
+// portable Poly1305, each Poly1305 kernel with the default ChaCha20 (the
+// groups take lanes only where the keystream's are fast).
+func laneSpecs(cn, pn []string) []string {
+	var l []string
+	for _, c := range cn {
+		if c != impl.Portable {
+			l = append(l, "chacha20="+c+",poly1305="+impl.Portable)
+		}
+	}
+	for _, p := range pn {
+		if p != impl.Portable {
+			l = append(l, "poly1305="+p)
+		}
+	}
+	return l
 }
 
 // fill draws b from rng: the secrets of one run.

@@ -8,9 +8,12 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"unsafe"
+
+	"golang.org/x/sys/cpu"
 )
 
 var flagPtrace = flag.Bool("trace.ptrace", false, "run TestPtrace, the amd64 trace check")
@@ -56,6 +59,37 @@ func TestPtrace(t *testing.T) {
 	if !report(os.Stdout, "amd64 ptrace", m, col) {
 		t.Fail()
 	}
+	if *flagCases == "" {
+		checkCoverage(t, col)
+	}
+}
+
+// checkCoverage fails t unless the regions entered every assembly function
+// of the module in the binary but CPUID's and internal/ct's own (neither
+// sees a secret): on a CPU with every x86 feature the kernels use, so that
+// no kernel escapes the trace check. On other CPUs it names the missed
+// ones only.
+func checkCoverage(t *testing.T, col *collector) {
+	traced := map[string]bool{}
+	for _, n := range col.assembly() {
+		traced[n] = true
+	}
+	var missed []string
+	for _, n := range col.moduleAssembly() {
+		if !traced[n] && n != "internal/cpuid.cpuid" {
+			missed = append(missed, n)
+		}
+	}
+	if len(missed) == 0 {
+		fmt.Printf("amd64 ptrace: every assembly function of the module ran in a traced region\n")
+		return
+	}
+	x := cpu.X86
+	if x.HasAVX512F && x.HasAVX512VL && x.HasAVX512BW && x.HasAVX512IFMA && x.HasAVX2 && x.HasBMI2 {
+		t.Errorf("assembly functions no traced region entered: %s", strings.Join(missed, " "))
+		return
+	}
+	fmt.Printf("amd64 ptrace: not traced on this CPU (it lacks their features): %s\n", strings.Join(missed, " "))
 }
 
 // childEnv is the environment of a traced child: no garbage collection,

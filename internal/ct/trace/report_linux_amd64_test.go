@@ -291,6 +291,24 @@ func report(w io.Writer, row string, m []manifestEntry, col *collector) bool {
 	return bad == 0
 }
 
+// moduleAssembly lists every assembly function of the module (but
+// internal/ct's) in the binary, package.function.
+func (col *collector) moduleAssembly() []string {
+	if col.syms.lines == nil {
+		return nil
+	}
+	const prefix = "github.com/chachakit/chachakit/"
+	var l []string
+	for _, fn := range col.syms.lines.Funcs {
+		file, _, _ := col.syms.lines.PCToLine(fn.Entry)
+		if strings.HasSuffix(file, ".s") && strings.HasPrefix(fn.Name, prefix) && !strings.HasPrefix(fn.Name, prefix+"internal/ct/") {
+			l = append(l, strings.TrimPrefix(fn.Name, prefix))
+		}
+	}
+	slices.Sort(l)
+	return slices.Compact(l)
+}
+
 // assembly lists the module's assembly functions (those whose source is a
 // .s file) that the regions entered, package.function: evidence of which
 // kernels the row traced.
