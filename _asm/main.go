@@ -5,7 +5,6 @@
 // Each run writes one file, named by -gen (see families below):
 //
 //	-gen cpuid      internal/cpuid/cpuid_amd64.s          the CPUID instruction
-//	-gen xorbytes   internal/xorbytes/xor_amd64.s         XORBytes (AVX2, SSE2)
 //	-gen poly1305   internal/poly1305/poly1305_amd64.s    Poly1305 block functions
 //	-gen chacha20   internal/chacha20core/chacha20_amd64.s keystream, lanes
 //	-gen small      internal/aeadasm/small_amd64.s        AEAD kernels of short messages
@@ -129,7 +128,6 @@ var (
 // of its package.
 var families = map[string]func(){
 	"cpuid":    genCPUID,
-	"xorbytes": genXORBytes,
 	"poly1305": genPoly1305,
 	"chacha20": func() {
 		constants("sigma", "iota16", "rowLanes", "rowStep2", "rowStep1", "rowStep4", "rol16", "rol8")

@@ -9,15 +9,20 @@
 //
 //   - blocksScalar: one block at a time with 64-bit limbs and MULQ (any
 //     amd64 CPU).
-//   - blocksIFMA: AVX-512 IFMA, eight blocks per step in eight 64-bit lanes
-//     holding 44-bit limbs; short inputs, and the first len/16 mod 8 blocks
-//     of a long one, go through the scalar loop.
 //   - blocksAVX2: AVX2, four blocks per step in four lanes holding 26-bit
-//     limbs; likewise with len/16 mod 4 blocks.
+//     limbs; short inputs, and the first len/16 mod 4 blocks of a long one,
+//     go through the scalar loop.
 //
-// The vector paths convert h from and to 64-bit limbs at the start and end of
-// each call and compute the powers of r they need each time; that cost is why
-// they only start at a threshold (ifmaMinBlocks, avx2MinBlocks).
+// The vector path converts h from and to 64-bit limbs at the start and end of
+// each call and computes the powers of r it needs each time; that cost is why
+// it only starts at a threshold (avx2MinBlocks).
+//
+// There is no AVX-512 IFMA block function: on the Intel cores measured, IFMA
+// code slows the integer code that runs after it by more than it saves, so it
+// would be off by default there, and a kernel stays only where it wins on a
+// CPU the project measures. The batch kernel of package internal/aeadasm
+// (lanes_aead.go) keeps its MAC in IFMA lanes, with the steps of
+// poly1305_ifma.go.
 
 package main
 
@@ -38,19 +43,14 @@ const (
 	offR = 24
 )
 
-// Thresholds in 16-byte blocks below which the vector paths leave the whole
+// The threshold in 16-byte blocks below which the AVX2 path leaves the whole
 // input to the scalar loop, placed where the vector path starts to win on Zen 5
 // (TestPathTimes; bench/README.md, amd64 Poly1305).
-const (
-	ifmaMinBlocks = 16
-	avx2MinBlocks = 18
-)
+const avx2MinBlocks = 18
 
 func genPoly1305() {
 	genPolyScalar()
-	genPolyIFMA()
 	genPolyAVX2()
-	genPolyLanes()
 }
 
 // ---------------------------------------------------------------------------

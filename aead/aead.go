@@ -58,8 +58,8 @@
 //   - The build tag purego compiles no assembly: every path is portable Go.
 //   - GODEBUG, read by golang.org/x/sys/cpu when the program starts, switches
 //     CPU features off. On amd64: cpu.avx512f=off leaves the AVX2 code;
-//     cpu.avx512ifma=off the AVX-512 code that computes Poly1305 on the
-//     integer units; cpu.bmi2=off the separate passes of package chacha20
+//     cpu.avx512ifma=off switches off the batch kernel of [Batch], whose
+//     MACs run in IFMA lanes; cpu.bmi2=off the separate passes of package chacha20
 //     and Poly1305 instead of the one-pass AEAD code; cpu.avx2=off the SSSE3
 //     keystream and a scalar Poly1305. On arm64: cpu.sve2=off leaves the NEON
 //     code, cpu.asimd=off the scalar code. cpu.all=off switches off every

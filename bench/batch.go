@@ -11,7 +11,6 @@ import (
 	"github.com/chachakit/chachakit/aead/tls13"
 	"github.com/chachakit/chachakit/internal/aeadasm"
 	"github.com/chachakit/chachakit/internal/chacha20core"
-	"github.com/chachakit/chachakit/internal/poly1305"
 )
 
 // A batchCase is one workload of aead.Batch: the messages' lengths, sealed
@@ -230,9 +229,6 @@ func batchPath() string {
 		return "a loop of Seal or Open calls (LaneBlocks has no vector path on this CPU)"
 	}
 	tags := "tags one at a time"
-	if poly1305.LanesFast() {
-		tags = "tags eight at a time in AVX-512 IFMA lanes"
-	}
 	kernel := ""
 	if aeadasm.Available().Has(aeadasm.LanesAVX512) {
 		kernel = fmt.Sprintf("ChaCha20-Poly1305 messages of up to %d bytes (additional data up to %d) in the batch kernel, %d per call (blocks in one 16-lane zmm batch, tags in IFMA lanes); other ",

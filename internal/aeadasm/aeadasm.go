@@ -56,9 +56,9 @@
 //
 // aead.Batch computes the ChaCha20 blocks of messages of up to 256 bytes
 // (128 on arm64) side by side, 16 per pass with AVX-512, 8 with AVX2 and 4
-// with NEON, and with AVX-512 IFMA their tags eight at a time; with
-// AVX-512BW and IFMA, messages of up to 64 bytes with up to 64 bytes of
-// additional data go eight at a time through [LanesAVX512].
+// with NEON, and their tags one at a time; with AVX-512BW and IFMA,
+// messages of up to 64 bytes with up to 64 bytes of additional data go
+// eight at a time through [LanesAVX512], tags included.
 //
 // On other architectures and in purego builds the package is empty:
 // [Available] reports no kernel, and [Seal], [Open], [SealLanes] and

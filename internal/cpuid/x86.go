@@ -181,20 +181,3 @@ func X86Poly1305For(c X86Core) X86Poly1305 {
 	}
 	return X86Poly1305{}
 }
-
-// X86IFMAMin returns the shortest message whose ChaCha20-Poly1305 Seal or
-// Open runs AVX-512 IFMA code by default on x: 0 (wherever the kernels
-// reach) except on Intel's cores, 8 KiB. There a Seal or Open of a packet's
-// length with the MAC in IFMA lanes slows the integer code that runs after
-// it for tens of microseconds, by more than it saves, while the same
-// operation with zmm ChaCha20 and the MAC on the integer units leaves no
-// such cost; from 8 KiB (TLS records, age's chunks) the IFMA loop still wins
-// inside the programs measured (bench/README.md, "In context"). A vendor
-// exception to routing by features; the IFMA code stays available to be
-// forced by name.
-func X86IFMAMin(x X86) int {
-	if x.Vendor == "GenuineIntel" {
-		return 8 << 10
-	}
-	return 0
-}

@@ -12,24 +12,33 @@ type AEADJob struct {
 }
 
 // SumAEADLanes computes the tag of every job (at most Lanes), as SumAEAD
-// would one job at a time. On amd64 with AVX-512 IFMA, jobs of up to
-// LaneMaxBlocks blocks of additional data, ciphertext and lengths each run
-// side by side, one message per 64-bit lane, so that they share the latency
-// of each block's multiplication; other jobs, and other CPUs, take SumAEAD.
+// would one job at a time, and on every CPU it does just that: no platform
+// has a lanes kernel here (an AVX-512 IFMA one, eight messages side by
+// side, slowed the code that ran after it on Intel's cores by more than it
+// saved). The batch kernel of package internal/aeadasm computes its tags in
+// IFMA lanes itself. The API stays for aead's batch groups, which hand their
+// tags over eight at a time.
 //
 // s is the lanes' scratch space, which a caller with many calls to make
-// keeps (its zeroing costs more than a short job); SumAEADLanes wipes the
-// key material it puts there.
+// keeps; it holds nothing.
 func SumAEADLanes(s *LaneScratch, jobs []AEADJob) {
 	if len(jobs) > Lanes {
 		panic("poly1305: internal error: too many lanes")
 	}
-	sumAEADLanes(s, jobs)
+	sumAEADEach(jobs)
 }
 
+// LaneScratch is the scratch space of SumAEADLanes: nothing, without a
+// lanes kernel.
+type LaneScratch struct{}
+
+// LanesFast reports whether SumAEADLanes runs its jobs side by side: on no
+// CPU.
+func LanesFast() bool { return false }
+
 // LaneMaxBlocks is the most 16-byte blocks (padded additional data, padded
-// ciphertext and the lengths block) of a job that SumAEADLanes runs in a
-// lane: 448 bytes of ciphertext and 64 of additional data.
+// ciphertext and the lengths block) of a job that a lanes kernel would
+// take: 448 bytes of ciphertext and 64 of additional data.
 const LaneMaxBlocks = 33
 
 // sumAEADEach is the reference of the lanes: SumAEAD job by job.

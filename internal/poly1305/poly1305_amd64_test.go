@@ -32,7 +32,6 @@ func amd64Paths() []struct {
 		f    func(*state, []byte, uint64)
 	}{
 		{"Scalar", true, blocksScalar},
-		{"AVX512IFMA", cpu.X86.HasAVX512F && cpu.X86.HasAVX512IFMA && cpu.X86.HasAVX2, blocksIFMA},
 		{"AVX2", cpu.X86.HasAVX2, blocksAVX2},
 	}
 }
@@ -137,8 +136,8 @@ func BenchmarkBlocks(b *testing.B) {
 // TestPathTimes prints, for each path and message size, the fastest of 300
 // timed batches of calls (CHACHAKIT_MINTIME=1 only; it asserts nothing). On
 // a shared, loaded machine the minimum is far steadier than a benchmark's
-// mean, which is how the thresholds ifmaMinBlocks and avx2MinBlocks in
-// _asm/main.go were placed.
+// mean, which is how the threshold avx2MinBlocks in _asm/poly1305.go was
+// placed.
 func TestPathTimes(t *testing.T) {
 	if os.Getenv("CHACHAKIT_MINTIME") != "1" {
 		t.Skip("set CHACHAKIT_MINTIME=1 to print per-path timings")
