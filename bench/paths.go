@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/chachakit/chachakit/internal/impl"
+	"github.com/chachakit/chachakit/internal/xorbytes"
 )
 
 // A family is one kind of operation as a user sees it, and the registry
@@ -50,15 +51,12 @@ var pathWords = map[string]string{
 	"chacha20/VX":        "z/Architecture vector assembly",
 	"chacha20/Go":        "portable Go",
 
-	"poly1305/AVX512IFMA": "AVX-512 IFMA assembly, 8 blocks per step",
-	"poly1305/AVX2":       "AVX2 assembly, 4 blocks per step",
-	"poly1305/Scalar":     "64-bit integer assembly",
-	"poly1305/Scalar64":   "64-bit integer assembly",
-	"poly1305/NEON":       "NEON assembly for long inputs, 64-bit integer below",
-	"poly1305/Go":         "portable Go",
+	"poly1305/AVX2":     "AVX2 assembly, 4 blocks per step",
+	"poly1305/Scalar":   "64-bit integer assembly",
+	"poly1305/Scalar64": "64-bit integer assembly",
+	"poly1305/NEON":     "NEON assembly for long inputs, 64-bit integer below",
+	"poly1305/Go":       "portable Go",
 
-	"subtle/AVX2":   "AVX2 assembly",
-	"subtle/SSE2":   "SSE2 assembly",
 	"subtle/NEON":   "NEON assembly",
 	"subtle/LASX":   "LASX assembly",
 	"subtle/LSX":    "LSX assembly",
@@ -85,6 +83,10 @@ func pathLines(p platform, sel []selection) []string {
 			what = s.Selected
 		}
 		why := pathReason(p, s)
+		if f.pkg == "subtle" && xorbytes.Std {
+			// amd64: XORBytes is the standard library's, registering nothing.
+			what, why = "the standard library's crypto/subtle.XORBytes", "chachakit has no XOR assembly of its own for "+p.GOARCH
+		}
 		if f.pkg == "aead" && s.Selected != impl.Portable && (!impl.AtDefault("chacha20") || !impl.AtDefault("poly1305")) {
 			// The one-pass kernels carry their own ChaCha20 and Poly1305
 			// and run only when neither is forced (impl.AtDefault).
@@ -135,8 +137,8 @@ func pathReason(p platform, s selection) string {
 		return r
 	}
 	if len(passed) > 0 {
-		// Available but off by default: a choice by CPU family (for
-		// example no IFMA on Intel, internal/cpuid's X86IFMAMin).
+		// Available but off by default, for a reason archReason does not
+		// name: a choice by CPU family (internal/cpuid's tables).
 		return fmt.Sprintf("%s left off on this CPU family (slower in context)", strings.Join(passed, ", "))
 	}
 	return "the fastest path this CPU has"

@@ -1,11 +1,5 @@
-// Package xorbytes holds the implementation of package subtle's XORBytes:
-// the dispatch over the assembly tiers of each architecture and the
-// portable code. The library's own packages call it directly so that none
-// of them depends on a public package; subtle.XORBytes is a one-line face
-// over it, and its package documentation lists the tiers.
-//
-// The tiers register in internal/impl under the package name "subtle"
-// (subtle/AVX2, subtle/LASX, ...), the names tests, benchmarks and CI use.
+//go:build !amd64 || !gc || purego
+
 package xorbytes
 
 import (
@@ -13,6 +7,10 @@ import (
 
 	"github.com/chachakit/chachakit/internal/alias"
 )
+
+// Std reports whether XORBytes is crypto/subtle.XORBytes (xor_amd64.go);
+// here it is this package's dispatch.
+const Std = false
 
 // XORBytes is subtle.XORBytes, with its contract and panic texts (those of
 // crypto/subtle.XORBytes): it sets dst[i] = x[i] ^ y[i] for all

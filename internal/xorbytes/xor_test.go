@@ -123,8 +123,9 @@ func TestXORBytes(t *testing.T) {
 }
 
 // TestXORBytesGeneric checks the portable twin on its own, with the same
-// sweep, whatever the dispatcher would pick (cryptotest.Run's "Go" subtest
-// reaches it through XORBytes too).
+// sweep, whatever the dispatcher would pick. cryptotest.Run's "Go" subtest
+// reaches it through XORBytes too, except on amd64 without purego, where
+// XORBytes is crypto/subtle's and this test is the only one that runs it.
 func TestXORBytesGeneric(t *testing.T) {
 	x, y := make([]byte, maxLen+maxOff), make([]byte, maxLen+maxOff)
 	for i := range x {
@@ -204,9 +205,18 @@ func TestXORBytesAllocs(t *testing.T) {
 }
 
 // TestXORBytesExpected checks the default choice against CHACHAKIT_EXPECT
-// (set by the cross-architecture script for each CPU model).
+// (set by the cross-architecture script for each CPU model), and where
+// XORBytes is crypto/subtle's (amd64) that nothing registers.
 func TestXORBytesExpected(t *testing.T) {
 	cryptotest.CheckExpected(t, "subtle")
+	if Std {
+		// Nothing to select: a registration would be a toggle no code reads.
+		if l := impl.List("subtle"); len(l) > 0 {
+			t.Errorf("XORBytes is crypto/subtle.XORBytes, yet %d implementations of subtle are registered", len(l))
+		}
+		t.Log("subtle: XORBytes is crypto/subtle.XORBytes")
+		return
+	}
 	var l []string
 	for _, i := range impl.List("subtle") {
 		l = append(l, fmt.Sprintf("%s(available=%v)", i.Name, i.Available))
@@ -217,7 +227,8 @@ func TestXORBytesExpected(t *testing.T) {
 // Benchmarks. Names line up with crypto/subtle's own (XORBytes/8Bytes,
 // XORBytesAlignment/128Bytes3Offset); the implementation is a last name
 // component impl=NAME, where std is crypto/subtle.XORBytes in the same
-// binary and the others are this package's paths, forced one at a time.
+// binary and the others are this package's paths, forced one at a time (on
+// amd64, where XORBytes is crypto/subtle's, impl=Go is std again).
 // `benchstat -col /impl` puts them side by side, one row per size, with
 // std as the base column; `-bench 'XORBytes$/^2048Bytes$/^impl=LASX$'` runs
 // one path (each level of the pattern needs its own anchors).
