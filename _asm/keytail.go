@@ -12,7 +12,6 @@ import (
 // The Poly1305 key block and a short tail's keystream in one call
 //
 //	func keyTailAVX512(s *State, out *[256]byte, rows *[16]uint32)
-//	func keyTailAVX2(s *State, out *[256]byte, rows *[16]uint32)
 //
 // The stitched Seal and Open (stitched_amd64.go) need the Poly1305 key
 // block (counter 0) before their loop and, for a message that does not end
@@ -23,58 +22,40 @@ import (
 // set and 2-3 in another, row 3 of block b (its counter and nonce words)
 // taken from rows[4b:4b+4], so that the four counters need not follow each
 // other, and store the keystream to out. s.Counter is neither read nor
-// changed. The AVX-512 form rotates with VPROLD (qrAVX512's rounds),
-// the AVX2 one with byte shuffles and shift pairs (the AVX2 row code).
+// changed. It rotates with VPROLD (qrAVX512's rounds).
 // The vector registers are cleared before returning (key material).
 func genKeyTail() {
-	for _, avx512 := range []bool{true, false} {
-		name, isa := "keyTailAVX2", "AVX2"
-		if avx512 {
-			name, isa = "keyTailAVX512", "AVX-512VL"
-		}
-		TEXT(name, NOSPLIT, "func(s *[12]uint32, out *[256]byte, rows *[16]uint32)")
-		Doc(name+" stores the keystream of four blocks of s's key to out, row 3 of",
-			"block b (counter and nonce) from rows[4b:4b+4], in two ymm row sets ("+isa+").")
-		keyTailArgs("rows")
-		sets := []quad{{Y0, Y1, Y2, Y3}, {Y4, Y5, Y6, Y7}}
-		tmp := []VecPhysical{Y13, Y14}
-		// The input rows: constants and key broadcast to both 128-bit lanes,
-		// then the two sets' rows 3 from rows (EVEX moves reach Y16-Y20).
-		r := [5]VecPhysical{Y8, Y9, Y10, Y11, Y12}
-		bcast, load := func(m, y Op) { VBROADCASTI128(m, y) }, func(m, y Op) { VMOVDQU(m, y) }
-		if avx512 {
-			r = [5]VecPhysical{Y16, Y17, Y18, Y19, Y20}
-			bcast, load = func(m, y Op) { VBROADCASTI32X4(m, y) }, func(m, y Op) { VMOVDQU32(m, y) }
-		}
-		Comment(fmt.Sprintf("%s: constants, %s/%s: key, %s/%s: rows 3 of blocks 0-1 and 2-3.", r[0].Asm(), r[1].Asm(), r[2].Asm(), r[3].Asm(), r[4].Asm()))
-		for j, m := range []Mem{sigma, mem(rState, offKey), mem(rState, offKey+16)} {
-			bcast(m, r[j])
-		}
-		load(mem(rSrc, 0), r[3])
-		load(mem(rSrc, 32), r[4])
-		in := setInputs([3]VecPhysical{r[0], r[1], r[2]}, r[3], r[4])
-		if avx512 {
-			evexRows.rowRounds("keytail512", sets, in, qrAVX512)
-		} else {
-			v := vecISA{name: "AVX2", width: 32, avx: true}
-			v.rowRounds("keytail2", sets, in, func(qs []quad) { v.qr(qs, tmp) })
-		}
-		Comment("Lane l of set i is block 2i+l.")
-		for i, q := range sets {
-			rowBlocksY(i, q, tmp, func(blk int, halves func() (VecPhysical, VecPhysical)) {
-				lo, hi := halves()
-				VMOVDQU(lo, mem(rDst, 64*blk))
-				VMOVDQU(hi, mem(rDst, 64*blk+32))
-			})
-		}
-		if avx512 {
-			for _, r := range []VecPhysical{Y16, Y17, Y18, Y19, Y20} {
-				VPXORD(r, r, r)
-			}
-		}
-		clearY0Y15()
-		RET()
+	name := "keyTailAVX512"
+	TEXT(name, NOSPLIT, "func(s *[12]uint32, out *[256]byte, rows *[16]uint32)")
+	Doc(name+" stores the keystream of four blocks of s's key to out, row 3 of",
+		"block b (counter and nonce) from rows[4b:4b+4], in two ymm row sets (AVX-512VL).")
+	keyTailArgs("rows")
+	sets := []quad{{Y0, Y1, Y2, Y3}, {Y4, Y5, Y6, Y7}}
+	tmp := []VecPhysical{Y13, Y14}
+	// The input rows: constants and key broadcast to both 128-bit lanes,
+	// then the two sets' rows 3 from rows (EVEX moves reach Y16-Y20).
+	r := [5]VecPhysical{Y16, Y17, Y18, Y19, Y20}
+	Comment(fmt.Sprintf("%s: constants, %s/%s: key, %s/%s: rows 3 of blocks 0-1 and 2-3.", r[0].Asm(), r[1].Asm(), r[2].Asm(), r[3].Asm(), r[4].Asm()))
+	for j, m := range []Mem{sigma, mem(rState, offKey), mem(rState, offKey+16)} {
+		VBROADCASTI32X4(m, r[j])
 	}
+	VMOVDQU32(mem(rSrc, 0), r[3])
+	VMOVDQU32(mem(rSrc, 32), r[4])
+	in := setInputs([3]VecPhysical{r[0], r[1], r[2]}, r[3], r[4])
+	evexRows.rowRounds("keytail512", sets, in, qrAVX512)
+	Comment("Lane l of set i is block 2i+l.")
+	for i, q := range sets {
+		rowBlocksY(i, q, tmp, func(blk int, halves func() (VecPhysical, VecPhysical)) {
+			lo, hi := halves()
+			VMOVDQU(lo, mem(rDst, 64*blk))
+			VMOVDQU(hi, mem(rDst, 64*blk+32))
+		})
+	}
+	for _, r := range []VecPhysical{Y16, Y17, Y18, Y19, Y20} {
+		VPXORD(r, r, r)
+	}
+	clearY0Y15()
+	RET()
 	genKeyTailLanes()
 }
 

@@ -80,8 +80,9 @@
 //
 // The AEAD's long-message loops (-gen stitched) run ChaCha20 on the vector
 // units with Poly1305 on the integer units: xorMACAVX512 (stitched.go: the
-// 16-lane AVX-512 batch, the MAC in place of the 17th block) and xorMACAVX2
-// (stitched_avx2.go: the 8-block AVX2 batch). The files of the other
+// 16-lane AVX-512 batch, the MAC in place of the 17th block); with AVX2
+// only, the mid-size kernels (mid_avx2.go) take every length from 449
+// bytes. The files of the other
 // kernels (small.go, mid_avx2.go, lanes_aead.go, ...) each
 // begin with a header that gives their Go signatures and what they compute.
 package main
@@ -148,7 +149,6 @@ var families = map[string]func(){
 	"stitched": func() {
 		constants("sigma", "iota16", "rol16", "rol8")
 		genStitched()
-		genStitchedAVX2()
 		genKeyTail()
 	},
 }

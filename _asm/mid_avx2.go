@@ -31,7 +31,7 @@ import (
 //     r^16 computed by four squarings merged into batch 1's stores (in a
 //     last batch 1, only for an Open whose tail needs it); 32
 //     blocks in later batches, two chains of 16 joined by r^16 as in
-//     xorMACAVX2 (stitched_avx2.go), the join merged into the stores.
+//     stitched_avx2.go's chains, the join merged into the stores.
 //   - a last batch of at most 4 blocks (at most 256 message bytes left)
 //     takes xorBlocksAVX2's row layout (two sets of two blocks, one per
 //     128-bit lane; a Seal's one set for at most two blocks), whose
@@ -71,13 +71,13 @@ import (
 // Against the separate passes (KeyAndXOR with the key block and 15 blocks,
 // XORKeyStream for the rest, the AVX2 Poly1305 over the whole message) this
 // saves two engine calls and the Poly1305 pass over all but the tail;
-// against xorMACAVX2 it has the key block inside and a lag of one batch
-// instead of two (so Seal needs no second MAC-free batch) and no separate
-// tail. x/crypto's AVX2 AEAD (chacha20poly1305_amd64.s) and OpenSSL's and
+// against a stitched loop of whole batches it has the key block inside and
+// a lag of one batch instead of two (so Seal needs no second MAC-free
+// batch) and no separate tail. x/crypto's AVX2 AEAD (chacha20poly1305_amd64.s) and OpenSSL's and
 // BoringSSL's stitched x86-64 AEADs are the source of the stitching idea;
 // the code is this module's.
 //
-// Registers: as in xorMACAVX2: Y0-Y15 and the frame slots as in
+// Registers: as in stitched_avx2.go: Y0-Y15 and the frame slots as in
 // xorBlocksAVX2 (the row layout: Y0-Y7 the two sets, Y8-Y12 the input
 // rows, Y13 and Y14 temporaries), BX = the aligned vector frame; in the rounds R8-R10 = hA,
 // R11-R13 = hB (or chain Z in batch 1), DX = the MULX source, AX, CX, R14,

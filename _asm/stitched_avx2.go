@@ -7,24 +7,11 @@ import (
 )
 
 // ---------------------------------------------------------------------------
-// Stitched AVX2 ChaCha20 and scalar Poly1305
-//
-//	func xorMACAVX2(s *State, dst, src, mac []byte, skip int, h *[3]uint64, r *[2]uint64)
-//
-// The contract of xorMACAVX512 with the AVX2 keystream for CPUs without
-// AVX-512: len(src)/512 batches of 8 blocks (the AVX2 transposed batch of
-// xorBlocksAVX2, with words 10 and 11 or 8 and 9 in the stack frame), and
-// the first len(src) - 1024·skip bytes of mac absorbed into h on the
-// integer units (with skip = 1, the first two batches MAC nothing).
-//
-// An 8-block batch takes about 530 cycles on Zen 5 (about 53 per double
-// round) and carries 32 MAC blocks. They run as two chains of 16,
-// hA = Horner(h, blocks 0..15), hB = Horner(0, blocks 16..31), joined as
-// h' = hA·r^16 + hB (r^16: four squarings per call, up front for Open,
-// merged into the first batch, unrolled, for Seal). The rounds run as five
-// iterations of two double rounds, each carrying three blocks of each chain
-// (about 48 cycles of latency per chain in about 106 cycles); the last block
-// of each chain runs after the rounds, before the stores.
+// The AVX2 steps of the mid-size kernels (mid_avx2.go): the 8-block
+// transposed batch of xorBlocksAVX2 (words 10 and 11 or 8 and 9 in the
+// stack frame) with Poly1305 on the integer units in two chains of 16
+// blocks, hA = Horner(h, blocks 0..15), hB = Horner(0, blocks 16..31),
+// joined as h' = hA·r^16 + hB.
 //
 // Registers: Y0-Y15 and the frame slots as in xorBlocksAVX2, BX = the
 // aligned vector frame. In the rounds: R8-R10 = hA, R11-R13 = hB, DX = the
@@ -219,123 +206,4 @@ func r16OpsWith(pow Mem, a [3]GPPhysical, p [5]GPPhysical, lo, hi GPPhysical) []
 		}
 	}
 	return ops
-}
-
-func genStitchedAVX2() {
-	TEXT("xorMACAVX2", 0, signatureMAC)
-	Doc("xorMACAVX2 XORs len(src)/512 batches of 8 keystream blocks into dst and",
-		"absorbs the first len(src) bytes of mac into the Poly1305 accumulator h",
-		"(with r) on the integer units, stitched into the AVX2 code.")
-	const W = 32
-	v, x, slot, spill := avx2Layout()
-	vframe := AllocLocal(24*W + W)
-	f := stitchedFrame{
-		state: AllocLocal(8), src: AllocLocal(8), dst: AllocLocal(8), mac: AllocLocal(8),
-		n: AllocLocal(8), r: AllocLocal(24), s1: AllocLocal(8), pow: AllocLocal(24),
-	}
-
-	stitchedArgs(f, 9, "mac2_ret")
-
-	// r^16: four squarings (general products: r^2 and up are not clamped).
-	powOps := func() []func() { return r16Ops(f.pow) }
-
-	Comment("Align the vector frame and broadcast the input state into it.")
-	Load(Param("s"), rState)
-	MOVQ(rState, f.state)
-	avx2BroadcastState(vframe, slot)
-	loadH := func() {
-		Load(Param("h"), RAX)
-		for j := 0; j < 3; j++ {
-			MOVQ(Mem{Base: RAX, Disp: 8 * j}, avx2ChainA[j])
-		}
-	}
-
-	dr := func() []func() { return avx2SpillDROps(x, spill) }
-	poly := func(blocks []int) []func() { return avx2ChainsAB(f, blocks) }
-
-	// batch emits one batch, with the MAC or without it (Seal's first two
-	// batches, whose ciphertext the next ones MAC). It ends with the flags
-	// of the decrement of the batch count.
-	batch := func(withMAC, withPow bool, name string) {
-		Label(name)
-		avx2LoadBatch(f.state, x, slot, spill)
-		var group []func()
-		if withMAC {
-			Comment("Chain B starts from 0.")
-			for _, r := range avx2ChainB {
-				XORL(r.As32(), r.As32())
-			}
-			MOVQ(f.mac, avx2Ptr)
-			Comment("Five times two double rounds, with three blocks of each MAC chain.")
-			group = append(poly([]int{0, 1, 2}), func() { LEAQ(mem(avx2Ptr, 48), avx2Ptr) })
-		}
-		if withPow {
-			Comment("Ten double rounds, unrolled, with r^16 computed in between.")
-			var vec []func()
-			for i := 0; i < 10; i++ {
-				vec = append(vec, dr()...)
-			}
-			merge(vec, powOps())
-		} else {
-			MOVQ(U32(5), RSI)
-			Label(name + "_rounds")
-			merge(append(dr(), dr()...), group)
-			DECQ(RSI)
-			JNZ(LabelRef(name + "_rounds"))
-		}
-
-		if withMAC {
-			Comment("The last block of each chain, before any store.")
-			run(poly([]int{0}))
-			LEAQ(mem(avx2Ptr, 512-5*48), avx2Ptr)
-			MOVQ(avx2Ptr, f.mac)
-		}
-
-		avx2AddState(x, slot, spill)
-		Comment("Transpose, XOR and store the 8 blocks.")
-		MOVQ(f.src, rSrc)
-		MOVQ(f.dst, rDst)
-		v.storeAVX2(spill, xorStoreAVX2(9))
-		if withMAC {
-			Comment("Join the chains: h = hA·r^16 + hB.")
-			run(mulGeneralOps(avx2ChainA, avx2JoinP, R15, RAX, f.pow))
-		}
-		avx2NextBatch(f)
-	}
-
-	Load(Param("skip"), RCX)
-	TESTQ(RCX, RCX)
-	JNZ(LabelRef("mac2_first"))
-	Comment("Open: r^16 first.")
-	run(powOps())
-	loadH()
-	JMP(LabelRef("mac2_loop"))
-
-	Comment("Seal: the first KiB's ciphertext is MACed during the next one; the",
-		"integer units compute r^16 during the first batch.")
-	batch(false, true, "mac2_first")
-	loadH()
-	JZ(LabelRef("mac2_done"))
-	batch(false, false, "mac2_second")
-	JZ(LabelRef("mac2_done"))
-	batch(true, false, "mac2_loop")
-	JNZ(LabelRef("mac2_loop"))
-
-	Label("mac2_done")
-	Load(Param("h"), RAX)
-	for j := 0; j < 3; j++ {
-		MOVQ(avx2ChainA[j], Mem{Base: RAX, Disp: 8 * j})
-	}
-	Comment("Wipe the key material from the frame: the state slots, r, s1, r^16.")
-	VPXOR(Y0, Y0, Y0)
-	for i := 0; i < 24; i++ {
-		VMOVDQU(Y0, slot(i))
-	}
-	XORL(EAX, EAX)
-	for _, m := range []Mem{f.r, f.r.Offset(8), f.s1, f.pow, f.pow.Offset(8), f.pow.Offset(16)} {
-		MOVQ(RAX, m)
-	}
-	VZEROUPPER()
-	Label("mac2_ret")
-	RET()
 }

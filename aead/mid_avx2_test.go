@@ -203,23 +203,16 @@ func TestMidAVX2Allocs(t *testing.T) {
 	}
 }
 
-// BenchmarkMidAVX2: the AEAD with AVX2Stitched forced (path=mid) against
-// the same with the mid path off (path=nomid: the code before it, the long
-// stitched loop from 1 KiB (Open) / 2 KiB (Seal), separate passes below)
-// and against x/crypto (run with GODEBUG=cpu.avx512f=off for both to
-// compare AVX2 code).
+// BenchmarkMidAVX2: the AEAD with AVX2Stitched forced against x/crypto
+// (run with GODEBUG=cpu.avx512f=off for both to compare AVX2 code).
 func BenchmarkMidAVX2(b *testing.B) {
 	forceMidAVX2(b)
 	a, _ := New(make([]byte, 32))
 	nonce := make([]byte, NonceSize)
 	ad := make([]byte, 13)
 	x, _ := xcpNew(make([]byte, 32))
-	for _, path := range []string{"mid", "nomid", "xcrypto"} {
+	for _, path := range []string{"mid", "xcrypto"} {
 		b.Run("path="+path, func(b *testing.B) {
-			if path == "nomid" {
-				midAVX2Off = true
-				defer func() { midAVX2Off = false }()
-			}
 			a := a
 			if path == "xcrypto" {
 				a = x

@@ -35,24 +35,18 @@ func pick(n, adLen int, open bool) aeadasm.Kernel {
 	case n <= shortMax:
 		return aeadasm.None
 
-	// AVX2: every Seal from 449 bytes on (faster than the separate passes
-	// and than the stitched loop at every size measured up to 16 KiB). An
-	// Open below 1 KiB, and below 8 KiB unless the length is within 64
-	// bytes above a multiple of 1 KiB: the stitched loop MACs each batch as
-	// it decrypts it and wins on whole batches, but leaves a longer tail to
-	// the separate passes.
-	case !avx512 && k.Has(aeadasm.MidAVX2) && !midAVX2Off &&
-		(!open || n < 1024 || n < 8192 && n%1024 >= 64):
+	// AVX2: every Seal and Open from 449 bytes on, in one call (faster
+	// than the separate passes at every length, and within 3% of a
+	// stitched loop of whole batches where that had whole batches to
+	// stitch: bench/README.md, "Kernels removed").
+	case !avx512 && k.Has(aeadasm.MidAVX2):
 		return aeadasm.MidAVX2
 
-	// The stitched loops: a Seal MACs each batch during the next one, so
-	// it needs two batches to gain anything; an Open MACs the batch it
-	// decrypts.
-	case open && n >= aeadasm.Batch || n >= 2*aeadasm.Batch:
-		if avx512 {
-			return aeadasm.StitchedAVX512
-		}
-		return aeadasm.StitchedAVX2
+	// AVX-512, the stitched loop: a Seal MACs each batch during the next
+	// one, so it needs two batches to gain anything; an Open MACs the batch
+	// it decrypts.
+	case avx512 && (open && n >= aeadasm.Batch || n >= 2*aeadasm.Batch):
+		return aeadasm.StitchedAVX512
 	}
 	return aeadasm.None
 }
@@ -60,7 +54,3 @@ func pick(n, adLen int, open bool) aeadasm.Kernel {
 // subkeyFirstMax is -1: XChaCha20-Poly1305 derives its subkey where the
 // nonce is used (the small kernels run HChaCha20 in their own row set).
 const subkeyFirstMax = -1
-
-// midAVX2Off makes pick skip the mid-size AVX2 kernel (tests compare it
-// with the stitched loop).
-var midAVX2Off = false

@@ -44,7 +44,7 @@ func cpuDetails() map[string]string {
 		"cpuid": fmt.Sprintf("%s family %#x model %#x stepping %d, AMX %v%s%s", x.Vendor, x.Family, x.Model, x.Stepping, x.AMX, perfIDs(x), brand()),
 		"core":  c.String(),
 		"route": off + fmt.Sprintf("AEAD small kernels up to %d bytes (AVX-512) or %d (AVX2), the short path above them up to 448 bytes; "+
-			"with AVX2 only, the mid-size kernel from 449 bytes (every Seal, and the Opens below 8 KiB except those 0-63 bytes past a multiple of 1 KiB from 1 KiB on); "+
+			"with AVX2 only, the mid-size kernel for every Seal and Open from 449 bytes; "+
 			"long messages: the stitched loop with the MAC on the integer units; five to eight keystream blocks in %s; %s",
 			aeadasm.SmallAVX512Max, aeadasm.SmallAVX2Max, z2, mac),
 	}

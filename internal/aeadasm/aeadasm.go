@@ -18,11 +18,12 @@
 //     one call from key and nonce: [SmallAVX512] (AVX-512BW masked loads
 //     and stores, one or two row sets) and [SmallAVX2] (two to four ymm
 //     row sets over a copy in its frame);
-//   - mid-size AVX2 (mid_avx2_amd64.go): [MidAVX2], messages from
-//     [MidAVX2Min] bytes in 8-block batches, each batch's ciphertext MACed
-//     during the next one;
-//   - stitched (stitched_amd64.go): whole [Batch]-byte batches of 16 blocks
-//     (AVX-512) or twice 8 (AVX2) with the MAC on the integer units.
+//   - mid-size AVX2 (mid_avx2_amd64.go): [MidAVX2], every message from
+//     [MidAVX2Min] bytes with AVX2, in 8-block batches, each batch's
+//     ciphertext MACed during the next one;
+//   - stitched (stitched_amd64.go): [StitchedAVX512], whole [Batch]-byte
+//     batches of 16 blocks with the MAC on the integer units, for long
+//     messages with AVX-512.
 //
 // One more amd64 kernel is not a Seal or Open: [LanesAVX512]
 // (lanes_amd64.go), the batch kernel of aead.Batch, seals or opens up to
@@ -42,8 +43,7 @@
 //   - with AVX-512 (aead/AVX512Stitched): nothing below 1 KiB; from 1 KiB,
 //     its whole 1 KiB batches;
 //   - with AVX2 and BMI2 (aead/AVX2Stitched): nothing up to 448 bytes; from
-//     449 bytes, the whole message (the mid-size kernel) or its whole
-//     1 KiB batches (the stitched loop);
+//     449 bytes, the whole message (the mid-size kernel);
 //   - on arm64 (aead/NEONStitched, aead/SVE2Stitched, on the cores the MIDR
 //     table sends there): nothing up to 448 bytes; from 449, its whole
 //     384-byte batches, the tail only after the tag matched;
@@ -74,7 +74,6 @@ const (
 	SmallAVX2          // up to SmallAVX2Max bytes, AVX2
 	MidAVX2            // from MidAVX2Min bytes, AVX2
 	StitchedAVX512
-	StitchedAVX2
 	NEONStitched // arm64
 	SVE2Stitched // arm64 with SVE2
 	// LanesAVX512 is the batch kernel (SealLanes, OpenLanes): up to

@@ -56,7 +56,7 @@ func Available() Set {
 		}
 	}
 	if useAVX2 {
-		s |= 1<<StitchedAVX2 | 1<<MidAVX2
+		s |= 1 << MidAVX2
 	}
 	if useAVX512 || useAVX2 {
 		s |= 1 << SmallAVX2
@@ -101,7 +101,7 @@ func sealLong(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[
 	switch k {
 	case MidAVX2:
 		sealMidAVX2(&s, dst, src, ad, tag)
-	case StitchedAVX512, StitchedAVX2:
+	case StitchedAVX512:
 		sealStitched(k, &s, dst, src, ad, tag)
 	default:
 		panic("chacha20poly1305: internal error: unknown AEAD kernel")
@@ -136,7 +136,7 @@ func openLong(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[
 	switch k {
 	case MidAVX2:
 		ok = openMidAVX2(&s, dst, src, ad, tag)
-	case StitchedAVX512, StitchedAVX2:
+	case StitchedAVX512:
 		ok = openStitched(k, &s, dst, src, ad, tag)
 	default:
 		panic("chacha20poly1305: internal error: unknown AEAD kernel")

@@ -34,7 +34,7 @@ func OpenSmall(k Kernel, key *[32]byte, nonce []byte, plaintext, ciphertext []by
 }
 
 func StitchedAVX512Available() bool { return avx512CPU && hasBMI2 }
-func StitchedAVX2Available() bool   { return cpu.X86.HasAVX2 && hasBMI2 }
+func MidAVX2Available() bool        { return cpu.X86.HasAVX2 && hasBMI2 }
 func LanesAVX512Available() bool    { return StitchedAVX512Available() && hasIFMA && hasBW }
 
 const (
@@ -72,12 +72,7 @@ func XORAndMAC(k Kernel, s *State, dst, src, mac []byte, lag bool, h *[3]uint64,
 	if len(src)%Batch != 0 || len(dst) < len(src) || len(mac) != len(src)-skip*Batch {
 		panic("chacha20: internal error: wrong dst, src and/or mac length")
 	}
-	switch k {
-	case StitchedAVX512:
-		xorMACAVX512(s, dst[:len(src)], src, mac, skip, h, r)
-	default:
-		xorMACAVX2(s, dst[:len(src)], src, mac, skip, h, r)
-	}
+	xorMACAVX512(s, dst[:len(src)], src, mac, skip, h, r)
 }
 
 // place lays a kernel test's buffers out in buf, which has guard bytes

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestKeyTail: keyTailAVX512, keyTailAVX2, keyTail8AVX512 and
+// TestKeyTail: keyTailAVX512, keyTail8AVX512 and
 // keyTail16AVX512 against the portable keystream, block by block, with
 // counters anywhere (block 2^32-1 included) and in any order.
 func TestKeyTail(t *testing.T) {
@@ -25,14 +25,13 @@ func TestKeyTail(t *testing.T) {
 		}
 	}
 	// Each runs where its stitched kernel (stitchedKernels[st]) does.
-	const avx512, avx2 = 0, 1
+	const avx512 = 0
 	kernels := []struct {
 		name string
 		st   int
 		run  func(s *State, ctr *[16]uint32) []byte
 	}{
 		{"AVX512", avx512, rows(keyTailAVX512)},
-		{"AVX2", avx2, rows(keyTailAVX2)},
 		{"8AVX512", avx512, func(s *State, ctr *[16]uint32) []byte {
 			var out [512]byte
 			keyTail8AVX512(s, &out, ctr)

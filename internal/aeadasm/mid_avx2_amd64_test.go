@@ -22,7 +22,7 @@ import (
 // Poly1305 selected.
 
 func needMidAVX2(t testing.TB) {
-	if !StitchedAVX2Available() {
+	if !MidAVX2Available() {
 		if cryptotest.Strict() && !slices.Contains(strings.Split(os.Getenv("CHACHAKIT_ABSENT"), ","), "aead/AVX2Stitched") {
 			t.Fatalf("AVX2Stitched is not available on this CPU, and CHACHAKIT_STRICT=1 expects it to run")
 		}

@@ -10,10 +10,9 @@ import (
 	"github.com/chachakit/chachakit/internal/wipe"
 )
 
-// The stitched loops (stitched_amd64.s): xorMACAVX512 runs 16-block
+// The stitched loop (stitched_amd64.s): xorMACAVX512 runs 16-block
 // AVX-512 batches with Poly1305 on the integer units in place of the 17th
-// block of the AVX512 keystream path, xorMACAVX2 the 8-block AVX2 batches
-// with the same MAC steps. Each XORs len(src)/Batch batches of keystream,
+// block of the AVX512 keystream path. It XORs len(src)/Batch batches of keystream,
 // from block s.Counter, into dst and advances the counter; in the same
 // pass it absorbs mac as full 16-byte blocks into the accumulator h
 // (64-bit limbs h[0] + h[1]·2^64 + h[2]·2^128, h[2] < 8), with the clamped
@@ -26,10 +25,7 @@ import (
 //go:noescape
 func xorMACAVX512(s *chacha20core.State, dst, src, mac []byte, skip int, h *[3]uint64, r *[2]uint64)
 
-//go:noescape
-func xorMACAVX2(s *chacha20core.State, dst, src, mac []byte, skip int, h *[3]uint64, r *[2]uint64)
-
-// keyTailAVX512 and keyTailAVX2 store the keystream of four blocks of s's
+// keyTailAVX512 stores the keystream of four blocks of s's
 // key to out, row 3 of block b (its counter and nonce words) from
 // rows[4b:4b+4], in two row sets; keyTail8AVX512 and keyTail16AVX512 that
 // of eight or 16 blocks of s's key and nonce, block l's counter ctr[l], in
@@ -39,9 +35,6 @@ func xorMACAVX2(s *chacha20core.State, dst, src, mac []byte, skip int, h *[3]uin
 func keyTailAVX512(s *chacha20core.State, out *[256]byte, rows *[16]uint32)
 
 //go:noescape
-func keyTailAVX2(s *chacha20core.State, out *[256]byte, rows *[16]uint32)
-
-//go:noescape
 func keyTail8AVX512(s *chacha20core.State, out *[512]byte, ctr *[16]uint32)
 
 //go:noescape
@@ -49,15 +42,10 @@ func keyTail16AVX512(s *chacha20core.State, out *[1024]byte, ctr *[16]uint32)
 
 // keyTailMax is the longest tail (the bytes after the stitched loop's whole
 // batches) whose keystream keyTail computes with the Poly1305 key block:
-// keyTailRows in the AVX2 row sets, 15 blocks beside it in 16 AVX-512
-// lanes. keyTailRows is the most the two row sets take.
-func keyTailMax(k Kernel) int {
-	if k == StitchedAVX2 {
-		return keyTailRows
-	}
-	return 15 * 64
-}
+// 15 blocks beside it in 16 AVX-512 lanes.
+func keyTailMax(k Kernel) int { return 15 * 64 }
 
+// keyTailRows is the most keyTailAVX512's two row sets take.
 const keyTailRows = 3 * 64
 
 // keyTail stores the Poly1305 key block (counter s.Counter) to ks[0:64] and
@@ -77,11 +65,7 @@ func keyTail(k Kernel, s *chacha20core.State, ks []byte, n, tail int) int {
 			rows[4*b] = c
 			copy(rows[4*b+1:4*b+4], s.Nonce[:])
 		}
-		if k == StitchedAVX2 {
-			keyTailAVX2(s, (*[256]byte)(ks), &rows)
-		} else {
-			keyTailAVX512(s, (*[256]byte)(ks), &rows)
-		}
+		keyTailAVX512(s, (*[256]byte)(ks), &rows)
 		w = 256
 	} else {
 		var ctr [16]uint32
@@ -112,19 +96,14 @@ func startTail(kern Kernel, s *chacha20core.State, p *poly1305.MAC, ks []byte, a
 	return w
 }
 
-// xorAndMAC runs the loop of kernel k (StitchedAVX512 or StitchedAVX2)
-// over the whole batches of src.
+// xorAndMAC runs the loop of kernel k (StitchedAVX512) over the whole
+// batches of src.
 func xorAndMAC(k Kernel, s *chacha20core.State, p *poly1305.MAC, dst, src, mac []byte, skip int) {
 	if len(src)%Batch != 0 || len(dst) < len(src) || len(mac) != len(src)-skip*Batch {
 		panic("chacha20poly1305: internal error: wrong dst, src and/or mac length")
 	}
 	h, r := p.Accumulator()
-	switch k {
-	case StitchedAVX512:
-		xorMACAVX512(s, dst[:len(src)], src, mac, skip, h, r)
-	default:
-		xorMACAVX2(s, dst[:len(src)], src, mac, skip, h, r)
-	}
+	xorMACAVX512(s, dst[:len(src)], src, mac, skip, h, r)
 }
 
 // sealStitched is Seal for plaintexts of at least two whole batches: each

@@ -29,7 +29,6 @@ var stitchedKernels = []struct {
 	kernel    Kernel
 }{
 	{"AVX512Stitched", StitchedAVX512Available(), StitchedAVX512},
-	{"AVX2Stitched", StitchedAVX2Available(), StitchedAVX2},
 }
 
 // eachStitched runs f for each kernel, skipping those this CPU lacks (a
