@@ -143,6 +143,7 @@ var families = map[string]func(){
 	"small": func() {
 		constants("sigma", "iota16", "rowLanes", "rowStep2", "rol16", "rol8", "midMask")
 		genSmall()
+		genOpenFirstAVX2()
 	},
 	"midavx2":   func() { constants("sigma", "iota16", "rowLanes", "rowStep2", "rol16", "rol8", "midMask"); genMidAVX2() },
 	"lanesaead": func() { constants("sigma", "lanesCtr", "tagPerm"); genLanesAEAD() },

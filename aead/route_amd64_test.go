@@ -12,7 +12,8 @@ import (
 
 // TestSmallRoutes: up to each small kernel's reach with at most 64 bytes of
 // additional data, the route takes the AVX-512 small kernel where it runs
-// and the AVX2 one only where it does not; and every length 0..600 with
+// and the AVX2 one only where it does not, and with AVX2 only an Open of
+// 321 to 576 bytes takes OpenFirstAVX2; and every length 0..600 with
 // additional data of 0..69 bytes seals and opens as x/crypto's does.
 func TestSmallRoutes(t *testing.T) {
 	k := aeadasm.Available()
@@ -26,10 +27,12 @@ func TestSmallRoutes(t *testing.T) {
 				case adLen > aeadasm.SmallADMax:
 				case k.Has(aeadasm.SmallAVX512) && n <= aeadasm.SmallAVX512Max:
 					want = aeadasm.SmallAVX512
+				case open && !k.Has(aeadasm.StitchedAVX512) && k.Has(aeadasm.OpenFirstAVX2) && n > 5*64 && n <= aeadasm.OpenFirstAVX2Max:
+					want = aeadasm.OpenFirstAVX2
 				case !k.Has(aeadasm.SmallAVX512) && k.Has(aeadasm.SmallAVX2) && n <= aeadasm.SmallAVX2Max:
 					want = aeadasm.SmallAVX2
 				}
-				if want != aeadasm.None && got != want || want == aeadasm.None && (got == aeadasm.SmallAVX512 || got == aeadasm.SmallAVX2) {
+				if want != aeadasm.None && got != want || want == aeadasm.None && (got == aeadasm.SmallAVX512 || got == aeadasm.SmallAVX2 || got == aeadasm.OpenFirstAVX2) {
 					t.Fatalf("n=%d, ad=%d, open %v: route %d, want %d", n, adLen, open, got, want)
 				}
 			}

@@ -17,7 +17,10 @@
 //     [SmallAVX2Max] bytes, the key block, the encryption and the MAC in
 //     one call from key and nonce: [SmallAVX512] (AVX-512BW masked loads
 //     and stores, one or two row sets) and [SmallAVX2] (two to four ymm
-//     row sets over a copy in its frame);
+//     row sets over a copy in its frame); and for Opens of up to
+//     [OpenFirstAVX2Max] bytes with AVX2, [OpenFirstAVX2], which computes
+//     the key block first and MACs the ciphertext beside the rounds of the
+//     rest (x/crypto's AVX2 Open does the same);
 //   - mid-size AVX2 (mid_avx2_amd64.go): [MidAVX2], every message from
 //     [MidAVX2Min] bytes with AVX2, in 8-block batches, each batch's
 //     ciphertext MACed during the next one;
@@ -33,8 +36,8 @@
 //
 // # What an Open writes before the tag check
 //
-// The Opens of the small family and the batch kernel compare the tag
-// before they write anything. Those of the other two, and arm64's, write
+// The Opens of the small family (OpenFirstAVX2 included) and the batch
+// kernel compare the tag before they write anything. Those of the other two, and arm64's, write
 // (part of) the plaintext in the pass that MACs it and zero dst before they
 // report a forged message. With the route of aead/route_amd64.go and
 // aead/route_arm64.go, and lengths of the ciphertext without its tag, an
@@ -79,6 +82,10 @@ const (
 	// LanesAVX512 is the batch kernel (SealLanes, OpenLanes): up to
 	// LanesMax short messages in one call, not a Seal or Open kernel.
 	LanesAVX512
+	// OpenFirstAVX2 is an Open kernel only (Seal panics): the key block
+	// first, then the MAC beside the rounds of the rest, up to
+	// OpenFirstAVX2Max bytes and SmallADMax of additional data.
+	OpenFirstAVX2
 )
 
 // A Set is the kernels that can run, one bit per Kernel.
@@ -103,6 +110,10 @@ const (
 	// SmallAVX2Max is the longest message of SmallAVX2, which takes up to
 	// seven blocks after the key block in two more functions.
 	SmallAVX2Max = 7 * 64
+
+	// OpenFirstAVX2Max is the longest message of OpenFirstAVX2: nine
+	// blocks after the key block.
+	OpenFirstAVX2Max = 9 * 64
 
 	// MidAVX2Min is the shortest message of the mid-size AVX2 kernels:
 	// with the key block, at least two 8-block batches.

@@ -59,7 +59,7 @@ func Available() Set {
 		s |= 1 << MidAVX2
 	}
 	if useAVX512 || useAVX2 {
-		s |= 1 << SmallAVX2
+		s |= 1<<SmallAVX2 | 1<<OpenFirstAVX2
 	}
 	return s
 }
@@ -130,6 +130,14 @@ func Open(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]b
 
 // openLong is Open for the other kernels (see sealLong).
 func openLong(k Kernel, key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte) bool {
+	if k == OpenFirstAVX2 {
+		// Nothing written unless the tags are equal; dst zeroed if not.
+		if !openFirst(key, nonce, dst, src, ad, tag) {
+			clear(dst)
+			return false
+		}
+		return true
+	}
 	var s chacha20core.State
 	s.InitFrom(key[:], nonce)
 	var ok bool

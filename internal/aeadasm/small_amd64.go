@@ -44,6 +44,23 @@ func checkSmall(k Kernel, n int, ad []byte) {
 	}
 }
 
+// openFirstAVX2 (small_amd64.s; _asm/openfirst.go) is Open for len(src) <=
+// OpenFirstAVX2Max and len(ad) <= SmallADMax with AVX2 and BMI2: blocks 0
+// to 3 first, then the MAC on the integer units beside the rounds of the
+// blocks after them. Only if the tags are equal is dst written (ok = 1).
+//
+//go:noescape
+func openFirstAVX2(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte) (ok int)
+
+// openFirst is Open for OpenFirstAVX2: nothing is written unless the tags
+// are equal.
+func openFirst(key *[32]byte, nonce []byte, plaintext, ciphertext, ad []byte, tag *[16]byte) bool {
+	if len(ciphertext) > OpenFirstAVX2Max || len(ad) > SmallADMax {
+		panic("chacha20poly1305: internal error: message too long for OpenFirstAVX2")
+	}
+	return openFirstAVX2(key, nonce, plaintext, ciphertext, ad, tag) == 1
+}
+
 // OneSet reports whether k is the one-row-set small kernel, which SealOne
 // and OpenOne take for messages of at most 64 bytes with a 12-byte nonce.
 func OneSet(k Kernel) bool { return k == SmallAVX512 }

@@ -2870,3 +2870,1273 @@ small7_done:
 	VPXOR   Y15, Y15, Y15
 	VZEROUPPER
 	RET
+
+// func openFirstAVX2(key *[32]byte, nonce []byte, dst []byte, src []byte, ad []byte, tag *[16]byte) (ok int)
+// Requires: AVX, AVX2, BMI2, CMOV
+TEXT ·openFirstAVX2(SB), $1544-120
+	// The MAC input in mac: zeroed, then ad at 0 and the ciphertext at pa =
+	// len(ad) rounded up to 16, then the lengths at pa + pc, pc = len(src)
+	// rounded up to 16. R15 = the number of 16-byte blocks, (pa+pc)/16 + 1.
+	VPXOR   Y15, Y15, Y15
+	VMOVDQU Y15, 16(SP)
+	VMOVDQU Y15, 48(SP)
+	VMOVDQU Y15, 80(SP)
+	VMOVDQU Y15, 112(SP)
+	VMOVDQU Y15, 144(SP)
+	VMOVDQU Y15, 176(SP)
+	VMOVDQU Y15, 208(SP)
+	VMOVDQU Y15, 240(SP)
+	VMOVDQU Y15, 272(SP)
+	VMOVDQU Y15, 304(SP)
+	VMOVDQU Y15, 336(SP)
+	VMOVDQU Y15, 368(SP)
+	VMOVDQU Y15, 400(SP)
+	VMOVDQU Y15, 432(SP)
+	VMOVDQU Y15, 464(SP)
+	VMOVDQU Y15, 496(SP)
+	VMOVDQU Y15, 528(SP)
+	VMOVDQU Y15, 560(SP)
+	VMOVDQU Y15, 592(SP)
+	VMOVDQU Y15, 624(SP)
+	VMOVDQU Y15, 656(SP)
+	MOVQ    ad_base+80(FP), SI
+	MOVQ    ad_len+88(FP), CX
+	LEAQ    16(SP), DI
+	CMPQ    CX, $0x20
+	JB      first_copyad16
+
+first_copyad32:
+	VMOVDQU -32(SI)(CX*1), Y15
+	VMOVDQU Y15, -32(DI)(CX*1)
+	SUBQ    $0x20, CX
+	CMPQ    CX, $0x20
+	JA      first_copyad32
+	VMOVDQU (SI), Y15
+	VMOVDQU Y15, (DI)
+	JMP     first_copyaddone
+
+first_copyad16:
+	CMPQ    CX, $0x10
+	JB      first_copyad8
+	VMOVDQU (SI), X15
+	VMOVDQU X15, (DI)
+	VMOVDQU -16(SI)(CX*1), X15
+	VMOVDQU X15, -16(DI)(CX*1)
+	JMP     first_copyaddone
+
+first_copyad8:
+	CMPQ CX, $0x08
+	JB   first_copyad4
+	MOVQ (SI), AX
+	MOVQ AX, (DI)
+	MOVQ -8(SI)(CX*1), AX
+	MOVQ AX, -8(DI)(CX*1)
+	JMP  first_copyaddone
+
+first_copyad4:
+	CMPQ CX, $0x04
+	JB   first_copyad1
+	MOVL (SI), AX
+	MOVL AX, (DI)
+	MOVL -4(SI)(CX*1), AX
+	MOVL AX, -4(DI)(CX*1)
+	JMP  first_copyaddone
+
+first_copyad1:
+	TESTQ   CX, CX
+	JZ      first_copyaddone
+	MOVBLZX (SI), AX
+	MOVB    AL, (DI)
+	MOVBLZX -1(SI)(CX*1), AX
+	MOVB    AL, -1(DI)(CX*1)
+	CMPQ    CX, $0x03
+	JB      first_copyaddone
+	MOVBLZX 1(SI), AX
+	MOVB    AL, 1(DI)
+
+first_copyaddone:
+	MOVQ ad_len+88(FP), DX
+	LEAQ 15(DX), R14
+	ANDQ $-16, R14
+	MOVQ src_base+56(FP), SI
+	MOVQ src_len+64(FP), CX
+	LEAQ (DI)(R14*1), DI
+	CMPQ CX, $0x20
+	JB   first_copyct16
+
+first_copyct32:
+	VMOVDQU -32(SI)(CX*1), Y15
+	VMOVDQU Y15, -32(DI)(CX*1)
+	SUBQ    $0x20, CX
+	CMPQ    CX, $0x20
+	JA      first_copyct32
+	VMOVDQU (SI), Y15
+	VMOVDQU Y15, (DI)
+	JMP     first_copyctdone
+
+first_copyct16:
+	CMPQ    CX, $0x10
+	JB      first_copyct8
+	VMOVDQU (SI), X15
+	VMOVDQU X15, (DI)
+	VMOVDQU -16(SI)(CX*1), X15
+	VMOVDQU X15, -16(DI)(CX*1)
+	JMP     first_copyctdone
+
+first_copyct8:
+	CMPQ CX, $0x08
+	JB   first_copyct4
+	MOVQ (SI), AX
+	MOVQ AX, (DI)
+	MOVQ -8(SI)(CX*1), AX
+	MOVQ AX, -8(DI)(CX*1)
+	JMP  first_copyctdone
+
+first_copyct4:
+	CMPQ CX, $0x04
+	JB   first_copyct1
+	MOVL (SI), AX
+	MOVL AX, (DI)
+	MOVL -4(SI)(CX*1), AX
+	MOVL AX, -4(DI)(CX*1)
+	JMP  first_copyctdone
+
+first_copyct1:
+	TESTQ   CX, CX
+	JZ      first_copyctdone
+	MOVBLZX (SI), AX
+	MOVB    AL, (DI)
+	MOVBLZX -1(SI)(CX*1), AX
+	MOVB    AL, -1(DI)(CX*1)
+	CMPQ    CX, $0x03
+	JB      first_copyctdone
+	MOVBLZX 1(SI), AX
+	MOVB    AL, 1(DI)
+
+first_copyctdone:
+	MOVQ src_len+64(FP), CX
+	LEAQ 15(CX), BX
+	ANDQ $-16, BX
+	ADDQ R14, BX
+	LEAQ 16(SP), R14
+	MOVQ DX, (R14)(BX*1)
+	MOVQ CX, 8(R14)(BX*1)
+	LEAQ 16(BX), R15
+	SHRQ $0x04, R15
+	MOVQ key+0(FP), AX
+	MOVQ nonce_base+8(FP), BX
+
+	// Input rows (smallKernel.rows): rows 0-2 to slots 0-2, the counter rows
+	// of blocks 0-1, 2-3, ..., 8-9 to slots 3-7.
+	VBROADCASTI128 sigma<>+0(SB), Y8
+	VBROADCASTI128 (AX), Y9
+	VBROADCASTI128 16(AX), Y10
+	MOVQ           nonce_len+16(FP), DX
+	CMPQ           DX, $0x18
+	JEQ            first_x
+	VMOVQ          (BX), X11
+	VPINSRD        $0x02, 8(BX), X11, X11
+	VPSLLDQ        $0x04, X11, X11
+	JMP            first_row3
+
+	// XChaCha20: HChaCha20 (20 rounds, no feed-forward) of key and nonce[0:16];
+	// rows 0 and 3 are the subkey, nonce[16:24] the end of the last row.
+first_x:
+	VBROADCASTI128 (BX), Y11
+	VMOVDQA        Y8, Y0
+	VMOVDQA        Y9, Y1
+	VMOVDQA        Y10, Y2
+	VMOVDQA        Y11, Y3
+	MOVL           $0x0000000a, R13
+
+first_hrounds:
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x0c, Y1, Y13
+	VPSRLD  $0x14, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x07, Y1, Y13
+	VPSRLD  $0x19, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x0c, Y1, Y13
+	VPSRLD  $0x14, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x07, Y1, Y13
+	VPSRLD  $0x19, Y1, Y1
+	VPXOR   Y13, Y1, Y1
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	DECL    R13
+	JNZ     first_hrounds
+	VMOVDQA Y0, Y9
+	VMOVDQA Y3, Y10
+	VMOVQ   16(BX), X11
+	VPSLLDQ $0x08, X11, X11
+
+first_row3:
+	VINSERTI128 $0x01, X11, Y11, Y11
+	VPADDD      rowLanes<>+0(SB), Y11, Y11
+	VMOVDQU     Y8, 1248(SP)
+	VMOVDQU     Y9, 1280(SP)
+	VMOVDQU     Y10, 1312(SP)
+	VMOVDQU     Y11, 1344(SP)
+	VMOVDQA     Y11, Y12
+	VPADDD      rowStep2<>+0(SB), Y12, Y12
+	VMOVDQU     Y12, 1376(SP)
+	VPADDD      rowStep2<>+0(SB), Y12, Y12
+	VMOVDQU     Y12, 1408(SP)
+	VPADDD      rowStep2<>+0(SB), Y12, Y12
+	VMOVDQU     Y12, 1440(SP)
+	VPADDD      rowStep2<>+0(SB), Y12, Y12
+	VMOVDQU     Y12, 1472(SP)
+
+	// Blocks 0 to 3: ten double rounds of two row sets (a chain as long as
+	// one set's), the input added.
+	VMOVDQA Y8, Y0
+	VMOVDQA Y8, Y4
+	VMOVDQA Y9, Y1
+	VMOVDQA Y9, Y5
+	VMOVDQA Y10, Y2
+	VMOVDQA Y10, Y6
+	VMOVDQA Y11, Y3
+	VMOVDQU 1376(SP), Y7
+	MOVL    $0x0000000a, R13
+
+first_rounds0:
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y5, Y4, Y4
+	VPXOR   Y0, Y3, Y3
+	VPXOR   Y4, Y7, Y7
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y7, Y6, Y6
+	VPXOR   Y2, Y1, Y1
+	VPXOR   Y6, Y5, Y5
+	VPSLLD  $0x0c, Y1, Y13
+	VPSLLD  $0x0c, Y5, Y14
+	VPSRLD  $0x14, Y1, Y1
+	VPSRLD  $0x14, Y5, Y5
+	VPXOR   Y13, Y1, Y1
+	VPXOR   Y14, Y5, Y5
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y5, Y4, Y4
+	VPXOR   Y0, Y3, Y3
+	VPXOR   Y4, Y7, Y7
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y7, Y6, Y6
+	VPXOR   Y2, Y1, Y1
+	VPXOR   Y6, Y5, Y5
+	VPSLLD  $0x07, Y1, Y13
+	VPSLLD  $0x07, Y5, Y14
+	VPSRLD  $0x19, Y1, Y1
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y13, Y1, Y1
+	VPXOR   Y14, Y5, Y5
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPSHUFD $0x93, Y4, Y4
+	VPSHUFD $0x39, Y6, Y6
+	VPSHUFD $0x4e, Y7, Y7
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y5, Y4, Y4
+	VPXOR   Y0, Y3, Y3
+	VPXOR   Y4, Y7, Y7
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y7, Y6, Y6
+	VPXOR   Y2, Y1, Y1
+	VPXOR   Y6, Y5, Y5
+	VPSLLD  $0x0c, Y1, Y13
+	VPSLLD  $0x0c, Y5, Y14
+	VPSRLD  $0x14, Y1, Y1
+	VPSRLD  $0x14, Y5, Y5
+	VPXOR   Y13, Y1, Y1
+	VPXOR   Y14, Y5, Y5
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y5, Y4, Y4
+	VPXOR   Y0, Y3, Y3
+	VPXOR   Y4, Y7, Y7
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y7, Y6, Y6
+	VPXOR   Y2, Y1, Y1
+	VPXOR   Y6, Y5, Y5
+	VPSLLD  $0x07, Y1, Y13
+	VPSLLD  $0x07, Y5, Y14
+	VPSRLD  $0x19, Y1, Y1
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y13, Y1, Y1
+	VPXOR   Y14, Y5, Y5
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPSHUFD $0x39, Y4, Y4
+	VPSHUFD $0x93, Y6, Y6
+	VPSHUFD $0x4e, Y7, Y7
+	DECL    R13
+	JNZ     first_rounds0
+	VPADDD  1248(SP), Y0, Y0
+	VPADDD  1280(SP), Y1, Y1
+	VPADDD  1312(SP), Y2, Y2
+	VPADDD  1344(SP), Y3, Y3
+	VPADDD  1248(SP), Y4, Y4
+	VPADDD  1280(SP), Y5, Y5
+	VPADDD  1312(SP), Y6, Y6
+	VPADDD  1376(SP), Y7, Y7
+
+	// r = block 0's bytes 0-15, clamped (R13, SI; CX = s1 = r1 + r1>>2); s =
+	// bytes 16-31; blocks 1 to 3 to ks[0:192]. h = 0 (R8, R9, R12).
+	VMOVQ      X0, R13
+	VPEXTRQ    $0x01, X0, SI
+	MOVQ       $0x0ffffffc0fffffff, AX
+	ANDQ       AX, R13
+	MOVQ       $0x0ffffffc0ffffffc, AX
+	ANDQ       AX, SI
+	MOVQ       SI, CX
+	SHRQ       $0x02, CX
+	ADDQ       SI, CX
+	VMOVDQU    X1, (SP)
+	VPERM2I128 $0x31, Y1, Y0, Y12
+	VPERM2I128 $0x31, Y3, Y2, Y13
+	VMOVDQU    Y12, 672(SP)
+	VMOVDQU    Y13, 704(SP)
+	VPERM2I128 $0x20, Y5, Y4, Y12
+	VPERM2I128 $0x20, Y7, Y6, Y13
+	VMOVDQU    Y12, 736(SP)
+	VMOVDQU    Y13, 768(SP)
+	VPERM2I128 $0x31, Y5, Y4, Y12
+	VPERM2I128 $0x31, Y7, Y6, Y13
+	VMOVDQU    Y12, 800(SP)
+	VMOVDQU    Y13, 832(SP)
+	XORL       R8, R8
+	XORL       R9, R9
+	XORL       R12, R12
+
+	// Blocks 4 onwards, as many row sets as the message needs (one up to
+	// 320 bytes, two up to 448, three up to 576), three MAC steps per double
+	// round while blocks are left (R15; R14 = the next one).
+	MOVQ    src_len+64(FP), DX
+	CMPQ    DX, $0x000000c0
+	JBE     first_mac
+	CMPQ    DX, $0x00000140
+	JBE     first_sets1
+	CMPQ    DX, $0x000001c0
+	JBE     first_sets2
+	VMOVDQU 1248(SP), Y0
+	VMOVDQU 1280(SP), Y1
+	VMOVDQU 1312(SP), Y2
+	VMOVDQU 1408(SP), Y3
+	VMOVDQU 1248(SP), Y4
+	VMOVDQU 1280(SP), Y5
+	VMOVDQU 1312(SP), Y6
+	VMOVDQU 1440(SP), Y7
+	VMOVDQU 1248(SP), Y8
+	VMOVDQU 1280(SP), Y9
+	VMOVDQU 1312(SP), Y10
+	VMOVDQU 1472(SP), Y11
+	MOVQ    $0x0000000a, 1536(SP)
+
+first_rounds3:
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y9, Y8, Y8
+	VPXOR   Y0, Y3, Y3
+	VPXOR   Y4, Y7, Y7
+	VPXOR   Y8, Y11, Y11
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	VPSHUFB rol16<>+0(SB), Y11, Y11
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y7, Y6, Y6
+	VPADDD  Y11, Y10, Y10
+	VPXOR   Y2, Y1, Y1
+	VPXOR   Y6, Y5, Y5
+	VPXOR   Y10, Y9, Y9
+	VPSLLD  $0x0c, Y1, Y12
+	VPSLLD  $0x0c, Y5, Y13
+	VPSLLD  $0x0c, Y9, Y14
+	VPSRLD  $0x14, Y1, Y1
+	VPSRLD  $0x14, Y5, Y5
+	VPSRLD  $0x14, Y9, Y9
+	VPXOR   Y12, Y1, Y1
+	VPXOR   Y13, Y5, Y5
+	VPXOR   Y14, Y9, Y9
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y9, Y8, Y8
+	VPXOR   Y0, Y3, Y3
+	VPXOR   Y4, Y7, Y7
+	VPXOR   Y8, Y11, Y11
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	VPSHUFB rol8<>+0(SB), Y11, Y11
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y7, Y6, Y6
+	VPADDD  Y11, Y10, Y10
+	VPXOR   Y2, Y1, Y1
+	VPXOR   Y6, Y5, Y5
+	VPXOR   Y10, Y9, Y9
+	VPSLLD  $0x07, Y1, Y12
+	VPSLLD  $0x07, Y5, Y13
+	VPSLLD  $0x07, Y9, Y14
+	VPSRLD  $0x19, Y1, Y1
+	VPSRLD  $0x19, Y5, Y5
+	VPSRLD  $0x19, Y9, Y9
+	VPXOR   Y12, Y1, Y1
+	VPXOR   Y13, Y5, Y5
+	VPXOR   Y14, Y9, Y9
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPSHUFD $0x93, Y4, Y4
+	VPSHUFD $0x39, Y6, Y6
+	VPSHUFD $0x4e, Y7, Y7
+	VPSHUFD $0x93, Y8, Y8
+	VPSHUFD $0x39, Y10, Y10
+	VPSHUFD $0x4e, Y11, Y11
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y9, Y8, Y8
+	VPXOR   Y0, Y3, Y3
+	VPXOR   Y4, Y7, Y7
+	VPXOR   Y8, Y11, Y11
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	VPSHUFB rol16<>+0(SB), Y11, Y11
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y7, Y6, Y6
+	VPADDD  Y11, Y10, Y10
+	VPXOR   Y2, Y1, Y1
+	VPXOR   Y6, Y5, Y5
+	VPXOR   Y10, Y9, Y9
+	VPSLLD  $0x0c, Y1, Y12
+	VPSLLD  $0x0c, Y5, Y13
+	VPSLLD  $0x0c, Y9, Y14
+	VPSRLD  $0x14, Y1, Y1
+	VPSRLD  $0x14, Y5, Y5
+	VPSRLD  $0x14, Y9, Y9
+	VPXOR   Y12, Y1, Y1
+	VPXOR   Y13, Y5, Y5
+	VPXOR   Y14, Y9, Y9
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y5, Y4, Y4
+	VPADDD  Y9, Y8, Y8
+	VPXOR   Y0, Y3, Y3
+	VPXOR   Y4, Y7, Y7
+	VPXOR   Y8, Y11, Y11
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	VPSHUFB rol8<>+0(SB), Y11, Y11
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y7, Y6, Y6
+	VPADDD  Y11, Y10, Y10
+	VPXOR   Y2, Y1, Y1
+	VPXOR   Y6, Y5, Y5
+	VPXOR   Y10, Y9, Y9
+	VPSLLD  $0x07, Y1, Y12
+	VPSLLD  $0x07, Y5, Y13
+	VPSLLD  $0x07, Y9, Y14
+	VPSRLD  $0x19, Y1, Y1
+	VPSRLD  $0x19, Y5, Y5
+	VPSRLD  $0x19, Y9, Y9
+	VPXOR   Y12, Y1, Y1
+	VPXOR   Y13, Y5, Y5
+	VPXOR   Y14, Y9, Y9
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPSHUFD $0x39, Y4, Y4
+	VPSHUFD $0x93, Y6, Y6
+	VPSHUFD $0x4e, Y7, Y7
+	VPSHUFD $0x39, Y8, Y8
+	VPSHUFD $0x93, Y10, Y10
+	VPSHUFD $0x4e, Y11, Y11
+	TESTQ   R15, R15
+	JZ      first_skipa
+	ADDQ    (R14), R8
+	ADCQ    8(R14), R9
+	ADCQ    $0x01, R12
+	MOVQ    R8, DX
+	MULXQ   R13, AX, BX
+	MULXQ   SI, R8, R10
+	MOVQ    R9, DX
+	MULXQ   CX, R11, R9
+	ADDQ    R11, AX
+	ADCQ    R9, BX
+	MULXQ   R13, R11, R9
+	ADDQ    R11, R8
+	ADCQ    R9, R10
+	MOVQ    R12, R11
+	IMULQ   CX, R11
+	IMULQ   R13, R12
+	ADDQ    R11, R8
+	ADCQ    $0x00, R10
+	ADDQ    BX, R8
+	ADCQ    R12, R10
+	MOVQ    R8, R9
+	MOVQ    AX, R8
+	MOVQ    R10, R12
+	SHRQ    $0x02, R10
+	ANDQ    $0x03, R12
+	LEAQ    (R10)(R10*4), R10
+	ADDQ    R10, R8
+	ADCQ    $0x00, R9
+	ADCQ    $0x00, R12
+	ADDQ    $0x10, R14
+	DECQ    R15
+
+first_skipa:
+	TESTQ R15, R15
+	JZ    first_skipb
+	ADDQ  (R14), R8
+	ADCQ  8(R14), R9
+	ADCQ  $0x01, R12
+	MOVQ  R8, DX
+	MULXQ R13, AX, BX
+	MULXQ SI, R8, R10
+	MOVQ  R9, DX
+	MULXQ CX, R11, R9
+	ADDQ  R11, AX
+	ADCQ  R9, BX
+	MULXQ R13, R11, R9
+	ADDQ  R11, R8
+	ADCQ  R9, R10
+	MOVQ  R12, R11
+	IMULQ CX, R11
+	IMULQ R13, R12
+	ADDQ  R11, R8
+	ADCQ  $0x00, R10
+	ADDQ  BX, R8
+	ADCQ  R12, R10
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R10, R12
+	SHRQ  $0x02, R10
+	ANDQ  $0x03, R12
+	LEAQ  (R10)(R10*4), R10
+	ADDQ  R10, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R12
+	ADDQ  $0x10, R14
+	DECQ  R15
+
+first_skipb:
+	TESTQ R15, R15
+	JZ    first_skipc
+	ADDQ  (R14), R8
+	ADCQ  8(R14), R9
+	ADCQ  $0x01, R12
+	MOVQ  R8, DX
+	MULXQ R13, AX, BX
+	MULXQ SI, R8, R10
+	MOVQ  R9, DX
+	MULXQ CX, R11, R9
+	ADDQ  R11, AX
+	ADCQ  R9, BX
+	MULXQ R13, R11, R9
+	ADDQ  R11, R8
+	ADCQ  R9, R10
+	MOVQ  R12, R11
+	IMULQ CX, R11
+	IMULQ R13, R12
+	ADDQ  R11, R8
+	ADCQ  $0x00, R10
+	ADDQ  BX, R8
+	ADCQ  R12, R10
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R10, R12
+	SHRQ  $0x02, R10
+	ANDQ  $0x03, R12
+	LEAQ  (R10)(R10*4), R10
+	ADDQ  R10, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R12
+	ADDQ  $0x10, R14
+	DECQ  R15
+
+first_skipc:
+	DECQ       1536(SP)
+	JNZ        first_rounds3
+	VPADDD     1248(SP), Y0, Y0
+	VPADDD     1280(SP), Y1, Y1
+	VPADDD     1312(SP), Y2, Y2
+	VPADDD     1408(SP), Y3, Y3
+	VPADDD     1248(SP), Y4, Y4
+	VPADDD     1280(SP), Y5, Y5
+	VPADDD     1312(SP), Y6, Y6
+	VPADDD     1440(SP), Y7, Y7
+	VPADDD     1248(SP), Y8, Y8
+	VPADDD     1280(SP), Y9, Y9
+	VPADDD     1312(SP), Y10, Y10
+	VPADDD     1472(SP), Y11, Y11
+	VPERM2I128 $0x20, Y1, Y0, Y12
+	VPERM2I128 $0x20, Y3, Y2, Y13
+	VMOVDQU    Y12, 864(SP)
+	VMOVDQU    Y13, 896(SP)
+	VPERM2I128 $0x31, Y1, Y0, Y12
+	VPERM2I128 $0x31, Y3, Y2, Y13
+	VMOVDQU    Y12, 928(SP)
+	VMOVDQU    Y13, 960(SP)
+	VPERM2I128 $0x20, Y5, Y4, Y12
+	VPERM2I128 $0x20, Y7, Y6, Y13
+	VMOVDQU    Y12, 992(SP)
+	VMOVDQU    Y13, 1024(SP)
+	VPERM2I128 $0x31, Y5, Y4, Y12
+	VPERM2I128 $0x31, Y7, Y6, Y13
+	VMOVDQU    Y12, 1056(SP)
+	VMOVDQU    Y13, 1088(SP)
+	VPERM2I128 $0x20, Y9, Y8, Y12
+	VPERM2I128 $0x20, Y11, Y10, Y13
+	VMOVDQU    Y12, 1120(SP)
+	VMOVDQU    Y13, 1152(SP)
+	VPERM2I128 $0x31, Y9, Y8, Y12
+	VPERM2I128 $0x31, Y11, Y10, Y13
+	VMOVDQU    Y12, 1184(SP)
+	VMOVDQU    Y13, 1216(SP)
+	JMP        first_mac
+
+first_sets2:
+	VMOVDQU 1248(SP), Y0
+	VMOVDQU 1280(SP), Y1
+	VMOVDQU 1312(SP), Y2
+	VMOVDQU 1408(SP), Y3
+	VMOVDQU 1248(SP), Y4
+	VMOVDQU 1280(SP), Y5
+	VMOVDQU 1312(SP), Y6
+	VMOVDQU 1440(SP), Y7
+	MOVQ    $0x0000000a, 1536(SP)
+
+first_rounds2:
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y5, Y4, Y4
+	VPXOR   Y0, Y3, Y3
+	VPXOR   Y4, Y7, Y7
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y7, Y6, Y6
+	VPXOR   Y2, Y1, Y1
+	VPXOR   Y6, Y5, Y5
+	VPSLLD  $0x0c, Y1, Y12
+	VPSLLD  $0x0c, Y5, Y13
+	VPSRLD  $0x14, Y1, Y1
+	VPSRLD  $0x14, Y5, Y5
+	VPXOR   Y12, Y1, Y1
+	VPXOR   Y13, Y5, Y5
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y5, Y4, Y4
+	VPXOR   Y0, Y3, Y3
+	VPXOR   Y4, Y7, Y7
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y7, Y6, Y6
+	VPXOR   Y2, Y1, Y1
+	VPXOR   Y6, Y5, Y5
+	VPSLLD  $0x07, Y1, Y12
+	VPSLLD  $0x07, Y5, Y13
+	VPSRLD  $0x19, Y1, Y1
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y12, Y1, Y1
+	VPXOR   Y13, Y5, Y5
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPSHUFD $0x93, Y4, Y4
+	VPSHUFD $0x39, Y6, Y6
+	VPSHUFD $0x4e, Y7, Y7
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y5, Y4, Y4
+	VPXOR   Y0, Y3, Y3
+	VPXOR   Y4, Y7, Y7
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y7, Y7
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y7, Y6, Y6
+	VPXOR   Y2, Y1, Y1
+	VPXOR   Y6, Y5, Y5
+	VPSLLD  $0x0c, Y1, Y12
+	VPSLLD  $0x0c, Y5, Y13
+	VPSRLD  $0x14, Y1, Y1
+	VPSRLD  $0x14, Y5, Y5
+	VPXOR   Y12, Y1, Y1
+	VPXOR   Y13, Y5, Y5
+	VPADDD  Y1, Y0, Y0
+	VPADDD  Y5, Y4, Y4
+	VPXOR   Y0, Y3, Y3
+	VPXOR   Y4, Y7, Y7
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y7, Y7
+	VPADDD  Y3, Y2, Y2
+	VPADDD  Y7, Y6, Y6
+	VPXOR   Y2, Y1, Y1
+	VPXOR   Y6, Y5, Y5
+	VPSLLD  $0x07, Y1, Y12
+	VPSLLD  $0x07, Y5, Y13
+	VPSRLD  $0x19, Y1, Y1
+	VPSRLD  $0x19, Y5, Y5
+	VPXOR   Y12, Y1, Y1
+	VPXOR   Y13, Y5, Y5
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPSHUFD $0x39, Y4, Y4
+	VPSHUFD $0x93, Y6, Y6
+	VPSHUFD $0x4e, Y7, Y7
+	TESTQ   R15, R15
+	JZ      first_skipd
+	ADDQ    (R14), R8
+	ADCQ    8(R14), R9
+	ADCQ    $0x01, R12
+	MOVQ    R8, DX
+	MULXQ   R13, AX, BX
+	MULXQ   SI, R8, R10
+	MOVQ    R9, DX
+	MULXQ   CX, R11, R9
+	ADDQ    R11, AX
+	ADCQ    R9, BX
+	MULXQ   R13, R11, R9
+	ADDQ    R11, R8
+	ADCQ    R9, R10
+	MOVQ    R12, R11
+	IMULQ   CX, R11
+	IMULQ   R13, R12
+	ADDQ    R11, R8
+	ADCQ    $0x00, R10
+	ADDQ    BX, R8
+	ADCQ    R12, R10
+	MOVQ    R8, R9
+	MOVQ    AX, R8
+	MOVQ    R10, R12
+	SHRQ    $0x02, R10
+	ANDQ    $0x03, R12
+	LEAQ    (R10)(R10*4), R10
+	ADDQ    R10, R8
+	ADCQ    $0x00, R9
+	ADCQ    $0x00, R12
+	ADDQ    $0x10, R14
+	DECQ    R15
+
+first_skipd:
+	TESTQ R15, R15
+	JZ    first_skipe
+	ADDQ  (R14), R8
+	ADCQ  8(R14), R9
+	ADCQ  $0x01, R12
+	MOVQ  R8, DX
+	MULXQ R13, AX, BX
+	MULXQ SI, R8, R10
+	MOVQ  R9, DX
+	MULXQ CX, R11, R9
+	ADDQ  R11, AX
+	ADCQ  R9, BX
+	MULXQ R13, R11, R9
+	ADDQ  R11, R8
+	ADCQ  R9, R10
+	MOVQ  R12, R11
+	IMULQ CX, R11
+	IMULQ R13, R12
+	ADDQ  R11, R8
+	ADCQ  $0x00, R10
+	ADDQ  BX, R8
+	ADCQ  R12, R10
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R10, R12
+	SHRQ  $0x02, R10
+	ANDQ  $0x03, R12
+	LEAQ  (R10)(R10*4), R10
+	ADDQ  R10, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R12
+	ADDQ  $0x10, R14
+	DECQ  R15
+
+first_skipe:
+	TESTQ R15, R15
+	JZ    first_skipf
+	ADDQ  (R14), R8
+	ADCQ  8(R14), R9
+	ADCQ  $0x01, R12
+	MOVQ  R8, DX
+	MULXQ R13, AX, BX
+	MULXQ SI, R8, R10
+	MOVQ  R9, DX
+	MULXQ CX, R11, R9
+	ADDQ  R11, AX
+	ADCQ  R9, BX
+	MULXQ R13, R11, R9
+	ADDQ  R11, R8
+	ADCQ  R9, R10
+	MOVQ  R12, R11
+	IMULQ CX, R11
+	IMULQ R13, R12
+	ADDQ  R11, R8
+	ADCQ  $0x00, R10
+	ADDQ  BX, R8
+	ADCQ  R12, R10
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R10, R12
+	SHRQ  $0x02, R10
+	ANDQ  $0x03, R12
+	LEAQ  (R10)(R10*4), R10
+	ADDQ  R10, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R12
+	ADDQ  $0x10, R14
+	DECQ  R15
+
+first_skipf:
+	DECQ       1536(SP)
+	JNZ        first_rounds2
+	VPADDD     1248(SP), Y0, Y0
+	VPADDD     1280(SP), Y1, Y1
+	VPADDD     1312(SP), Y2, Y2
+	VPADDD     1408(SP), Y3, Y3
+	VPADDD     1248(SP), Y4, Y4
+	VPADDD     1280(SP), Y5, Y5
+	VPADDD     1312(SP), Y6, Y6
+	VPADDD     1440(SP), Y7, Y7
+	VPERM2I128 $0x20, Y1, Y0, Y12
+	VPERM2I128 $0x20, Y3, Y2, Y13
+	VMOVDQU    Y12, 864(SP)
+	VMOVDQU    Y13, 896(SP)
+	VPERM2I128 $0x31, Y1, Y0, Y12
+	VPERM2I128 $0x31, Y3, Y2, Y13
+	VMOVDQU    Y12, 928(SP)
+	VMOVDQU    Y13, 960(SP)
+	VPERM2I128 $0x20, Y5, Y4, Y12
+	VPERM2I128 $0x20, Y7, Y6, Y13
+	VMOVDQU    Y12, 992(SP)
+	VMOVDQU    Y13, 1024(SP)
+	VPERM2I128 $0x31, Y5, Y4, Y12
+	VPERM2I128 $0x31, Y7, Y6, Y13
+	VMOVDQU    Y12, 1056(SP)
+	VMOVDQU    Y13, 1088(SP)
+	JMP        first_mac
+
+first_sets1:
+	VMOVDQU 1248(SP), Y0
+	VMOVDQU 1280(SP), Y1
+	VMOVDQU 1312(SP), Y2
+	VMOVDQU 1408(SP), Y3
+	MOVQ    $0x0000000a, 1536(SP)
+
+first_rounds1:
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x0c, Y1, Y12
+	VPSRLD  $0x14, Y1, Y1
+	VPXOR   Y12, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x07, Y1, Y12
+	VPSRLD  $0x19, Y1, Y1
+	VPXOR   Y12, Y1, Y1
+	VPSHUFD $0x93, Y0, Y0
+	VPSHUFD $0x39, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol16<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x0c, Y1, Y12
+	VPSRLD  $0x14, Y1, Y1
+	VPXOR   Y12, Y1, Y1
+	VPADDD  Y1, Y0, Y0
+	VPXOR   Y0, Y3, Y3
+	VPSHUFB rol8<>+0(SB), Y3, Y3
+	VPADDD  Y3, Y2, Y2
+	VPXOR   Y2, Y1, Y1
+	VPSLLD  $0x07, Y1, Y12
+	VPSRLD  $0x19, Y1, Y1
+	VPXOR   Y12, Y1, Y1
+	VPSHUFD $0x39, Y0, Y0
+	VPSHUFD $0x93, Y2, Y2
+	VPSHUFD $0x4e, Y3, Y3
+	TESTQ   R15, R15
+	JZ      first_skipg
+	ADDQ    (R14), R8
+	ADCQ    8(R14), R9
+	ADCQ    $0x01, R12
+	MOVQ    R8, DX
+	MULXQ   R13, AX, BX
+	MULXQ   SI, R8, R10
+	MOVQ    R9, DX
+	MULXQ   CX, R11, R9
+	ADDQ    R11, AX
+	ADCQ    R9, BX
+	MULXQ   R13, R11, R9
+	ADDQ    R11, R8
+	ADCQ    R9, R10
+	MOVQ    R12, R11
+	IMULQ   CX, R11
+	IMULQ   R13, R12
+	ADDQ    R11, R8
+	ADCQ    $0x00, R10
+	ADDQ    BX, R8
+	ADCQ    R12, R10
+	MOVQ    R8, R9
+	MOVQ    AX, R8
+	MOVQ    R10, R12
+	SHRQ    $0x02, R10
+	ANDQ    $0x03, R12
+	LEAQ    (R10)(R10*4), R10
+	ADDQ    R10, R8
+	ADCQ    $0x00, R9
+	ADCQ    $0x00, R12
+	ADDQ    $0x10, R14
+	DECQ    R15
+
+first_skipg:
+	TESTQ R15, R15
+	JZ    first_skiph
+	ADDQ  (R14), R8
+	ADCQ  8(R14), R9
+	ADCQ  $0x01, R12
+	MOVQ  R8, DX
+	MULXQ R13, AX, BX
+	MULXQ SI, R8, R10
+	MOVQ  R9, DX
+	MULXQ CX, R11, R9
+	ADDQ  R11, AX
+	ADCQ  R9, BX
+	MULXQ R13, R11, R9
+	ADDQ  R11, R8
+	ADCQ  R9, R10
+	MOVQ  R12, R11
+	IMULQ CX, R11
+	IMULQ R13, R12
+	ADDQ  R11, R8
+	ADCQ  $0x00, R10
+	ADDQ  BX, R8
+	ADCQ  R12, R10
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R10, R12
+	SHRQ  $0x02, R10
+	ANDQ  $0x03, R12
+	LEAQ  (R10)(R10*4), R10
+	ADDQ  R10, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R12
+	ADDQ  $0x10, R14
+	DECQ  R15
+
+first_skiph:
+	TESTQ R15, R15
+	JZ    first_skipi
+	ADDQ  (R14), R8
+	ADCQ  8(R14), R9
+	ADCQ  $0x01, R12
+	MOVQ  R8, DX
+	MULXQ R13, AX, BX
+	MULXQ SI, R8, R10
+	MOVQ  R9, DX
+	MULXQ CX, R11, R9
+	ADDQ  R11, AX
+	ADCQ  R9, BX
+	MULXQ R13, R11, R9
+	ADDQ  R11, R8
+	ADCQ  R9, R10
+	MOVQ  R12, R11
+	IMULQ CX, R11
+	IMULQ R13, R12
+	ADDQ  R11, R8
+	ADCQ  $0x00, R10
+	ADDQ  BX, R8
+	ADCQ  R12, R10
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R10, R12
+	SHRQ  $0x02, R10
+	ANDQ  $0x03, R12
+	LEAQ  (R10)(R10*4), R10
+	ADDQ  R10, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R12
+	ADDQ  $0x10, R14
+	DECQ  R15
+
+first_skipi:
+	DECQ       1536(SP)
+	JNZ        first_rounds1
+	VPADDD     1248(SP), Y0, Y0
+	VPADDD     1280(SP), Y1, Y1
+	VPADDD     1312(SP), Y2, Y2
+	VPADDD     1408(SP), Y3, Y3
+	VPERM2I128 $0x20, Y1, Y0, Y12
+	VPERM2I128 $0x20, Y3, Y2, Y13
+	VMOVDQU    Y12, 864(SP)
+	VMOVDQU    Y13, 896(SP)
+	VPERM2I128 $0x31, Y1, Y0, Y12
+	VPERM2I128 $0x31, Y3, Y2, Y13
+	VMOVDQU    Y12, 928(SP)
+	VMOVDQU    Y13, 960(SP)
+
+	// The MAC steps left.
+first_mac:
+	TESTQ R15, R15
+	JZ    first_macdone
+
+first_macloop:
+	ADDQ  (R14), R8
+	ADCQ  8(R14), R9
+	ADCQ  $0x01, R12
+	MOVQ  R8, DX
+	MULXQ R13, AX, BX
+	MULXQ SI, R8, R10
+	MOVQ  R9, DX
+	MULXQ CX, R11, R9
+	ADDQ  R11, AX
+	ADCQ  R9, BX
+	MULXQ R13, R11, R9
+	ADDQ  R11, R8
+	ADCQ  R9, R10
+	MOVQ  R12, R11
+	IMULQ CX, R11
+	IMULQ R13, R12
+	ADDQ  R11, R8
+	ADCQ  $0x00, R10
+	ADDQ  BX, R8
+	ADCQ  R12, R10
+	MOVQ  R8, R9
+	MOVQ  AX, R8
+	MOVQ  R10, R12
+	SHRQ  $0x02, R10
+	ANDQ  $0x03, R12
+	LEAQ  (R10)(R10*4), R10
+	ADDQ  R10, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R12
+	ADDQ  $0x10, R14
+	DECQ  R15
+	JNZ   first_macloop
+
+first_macdone:
+	// tag = (h mod 2^130-5) + s mod 2^128, compared with *tag; only if they
+	// are equal: ks ^= the ciphertext (mac[pa:]), then len(src) bytes of it to dst.
+	MOVQ    R8, AX
+	MOVQ    R9, BX
+	MOVQ    R12, CX
+	SUBQ    $-5, AX
+	SBBQ    $-1, BX
+	SBBQ    $0x03, CX
+	CMOVQCC AX, R8
+	CMOVQCC BX, R9
+	ADDQ    (SP), R8
+	ADCQ    8(SP), R9
+	MOVQ    tag+104(FP), AX
+	XORQ    (AX), R8
+	XORQ    8(AX), R9
+	ORQ     R8, R9
+	MOVL    $0x00000000, BX
+	JNZ     first_done
+	MOVQ    ad_len+88(FP), DX
+	LEAQ    15(DX), DX
+	ANDQ    $-16, DX
+	LEAQ    16(SP), R14
+	ADDQ    DX, R14
+	VMOVDQU 672(SP), Y0
+	VPXOR   (R14), Y0, Y0
+	VMOVDQU Y0, 672(SP)
+	VMOVDQU 704(SP), Y0
+	VPXOR   32(R14), Y0, Y0
+	VMOVDQU Y0, 704(SP)
+	VMOVDQU 736(SP), Y0
+	VPXOR   64(R14), Y0, Y0
+	VMOVDQU Y0, 736(SP)
+	VMOVDQU 768(SP), Y0
+	VPXOR   96(R14), Y0, Y0
+	VMOVDQU Y0, 768(SP)
+	VMOVDQU 800(SP), Y0
+	VPXOR   128(R14), Y0, Y0
+	VMOVDQU Y0, 800(SP)
+	VMOVDQU 832(SP), Y0
+	VPXOR   160(R14), Y0, Y0
+	VMOVDQU Y0, 832(SP)
+	VMOVDQU 864(SP), Y0
+	VPXOR   192(R14), Y0, Y0
+	VMOVDQU Y0, 864(SP)
+	VMOVDQU 896(SP), Y0
+	VPXOR   224(R14), Y0, Y0
+	VMOVDQU Y0, 896(SP)
+	VMOVDQU 928(SP), Y0
+	VPXOR   256(R14), Y0, Y0
+	VMOVDQU Y0, 928(SP)
+	VMOVDQU 960(SP), Y0
+	VPXOR   288(R14), Y0, Y0
+	VMOVDQU Y0, 960(SP)
+	VMOVDQU 992(SP), Y0
+	VPXOR   320(R14), Y0, Y0
+	VMOVDQU Y0, 992(SP)
+	VMOVDQU 1024(SP), Y0
+	VPXOR   352(R14), Y0, Y0
+	VMOVDQU Y0, 1024(SP)
+	VMOVDQU 1056(SP), Y0
+	VPXOR   384(R14), Y0, Y0
+	VMOVDQU Y0, 1056(SP)
+	VMOVDQU 1088(SP), Y0
+	VPXOR   416(R14), Y0, Y0
+	VMOVDQU Y0, 1088(SP)
+	VMOVDQU 1120(SP), Y0
+	VPXOR   448(R14), Y0, Y0
+	VMOVDQU Y0, 1120(SP)
+	VMOVDQU 1152(SP), Y0
+	VPXOR   480(R14), Y0, Y0
+	VMOVDQU Y0, 1152(SP)
+	VMOVDQU 1184(SP), Y0
+	VPXOR   512(R14), Y0, Y0
+	VMOVDQU Y0, 1184(SP)
+	VMOVDQU 1216(SP), Y0
+	VPXOR   544(R14), Y0, Y0
+	VMOVDQU Y0, 1216(SP)
+	MOVQ    dst_base+32(FP), DI
+	MOVQ    src_len+64(FP), CX
+	LEAQ    672(SP), SI
+	CMPQ    CX, $0x20
+	JB      first_copyout16
+
+first_copyout32:
+	VMOVDQU -32(SI)(CX*1), Y15
+	VMOVDQU Y15, -32(DI)(CX*1)
+	SUBQ    $0x20, CX
+	CMPQ    CX, $0x20
+	JA      first_copyout32
+	VMOVDQU (SI), Y15
+	VMOVDQU Y15, (DI)
+	JMP     first_copyoutdone
+
+first_copyout16:
+	CMPQ    CX, $0x10
+	JB      first_copyout8
+	VMOVDQU (SI), X15
+	VMOVDQU X15, (DI)
+	VMOVDQU -16(SI)(CX*1), X15
+	VMOVDQU X15, -16(DI)(CX*1)
+	JMP     first_copyoutdone
+
+first_copyout8:
+	CMPQ CX, $0x08
+	JB   first_copyout4
+	MOVQ (SI), AX
+	MOVQ AX, (DI)
+	MOVQ -8(SI)(CX*1), AX
+	MOVQ AX, -8(DI)(CX*1)
+	JMP  first_copyoutdone
+
+first_copyout4:
+	CMPQ CX, $0x04
+	JB   first_copyout1
+	MOVL (SI), AX
+	MOVL AX, (DI)
+	MOVL -4(SI)(CX*1), AX
+	MOVL AX, -4(DI)(CX*1)
+	JMP  first_copyoutdone
+
+first_copyout1:
+	TESTQ   CX, CX
+	JZ      first_copyoutdone
+	MOVBLZX (SI), AX
+	MOVB    AL, (DI)
+	MOVBLZX -1(SI)(CX*1), AX
+	MOVB    AL, -1(DI)(CX*1)
+	CMPQ    CX, $0x03
+	JB      first_copyoutdone
+	MOVBLZX 1(SI), AX
+	MOVB    AL, 1(DI)
+
+first_copyoutdone:
+	MOVL $0x00000001, BX
+
+first_done:
+	MOVQ BX, ok+112(FP)
+
+	// Clear s, the key rows and ks (keystream or plaintext) from the frame,
+	// and the vector registers.
+	XORL    AX, AX
+	MOVQ    AX, (SP)
+	MOVQ    AX, 8(SP)
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, 1248(SP)
+	VMOVDQU Y0, 1280(SP)
+	VMOVDQU Y0, 1312(SP)
+	VMOVDQU Y0, 1344(SP)
+	VMOVDQU Y0, 1376(SP)
+	VMOVDQU Y0, 1408(SP)
+	VMOVDQU Y0, 1440(SP)
+	VMOVDQU Y0, 1472(SP)
+	VMOVDQU Y0, 1504(SP)
+	VMOVDQU Y0, 672(SP)
+	VMOVDQU Y0, 704(SP)
+	VMOVDQU Y0, 736(SP)
+	VMOVDQU Y0, 768(SP)
+	VMOVDQU Y0, 800(SP)
+	VMOVDQU Y0, 832(SP)
+	VMOVDQU Y0, 864(SP)
+	VMOVDQU Y0, 896(SP)
+	VMOVDQU Y0, 928(SP)
+	VMOVDQU Y0, 960(SP)
+	VMOVDQU Y0, 992(SP)
+	VMOVDQU Y0, 1024(SP)
+	VMOVDQU Y0, 1056(SP)
+	VMOVDQU Y0, 1088(SP)
+	VMOVDQU Y0, 1120(SP)
+	VMOVDQU Y0, 1152(SP)
+	VMOVDQU Y0, 1184(SP)
+	VMOVDQU Y0, 1216(SP)
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y1, Y1, Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	VPXOR   Y4, Y4, Y4
+	VPXOR   Y5, Y5, Y5
+	VPXOR   Y6, Y6, Y6
+	VPXOR   Y7, Y7, Y7
+	VPXOR   Y8, Y8, Y8
+	VPXOR   Y9, Y9, Y9
+	VPXOR   Y10, Y10, Y10
+	VPXOR   Y11, Y11, Y11
+	VPXOR   Y12, Y12, Y12
+	VPXOR   Y13, Y13, Y13
+	VPXOR   Y14, Y14, Y14
+	VPXOR   Y15, Y15, Y15
+	VZEROUPPER
+	RET

@@ -206,3 +206,66 @@ func TestSmallAEADNil(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenFirstAVX2 checks the key-block-first Open kernel against
+// x/crypto's ChaCha20-Poly1305 and XChaCha20-Poly1305 at every message
+// length 0..OpenFirstAVX2Max with additional data around each padding step
+// up to SmallADMax, source offsets 0..7 and in place: the plaintext, that
+// nothing past it is written, and that a flipped bit of the tag, the
+// ciphertext or the additional data is refused with dst untouched.
+func TestOpenFirstAVX2(t *testing.T) {
+	needSmall(t, SmallAVX2) // the same CPU features and toggle
+	r := rand.New(rand.NewPCG(5, 6))
+	rnd := func(n int) []byte { return randBytes(r, n) }
+	adLens := []int{0, 1, 13, 15, 16, 17, 32, 47, 48, 49, SmallADMax - 1, SmallADMax}
+	for j := 0; j < 2; j++ {
+		key, nonce := (*[32]byte)(rnd(32)), rnd(12)
+		ref, _ := XCryptoNew(key[:])
+		if j == 1 {
+			nonce = rnd(24)
+			ref, _ = XCryptoNewX(key[:])
+		}
+		for n := 0; n <= OpenFirstAVX2Max; n++ {
+			for i, adLen := range adLens {
+				off := (n + i + j) % 8
+				msg := rnd(n)
+				ad := rnd(adLen)
+				want := ref.Seal(nil, nonce, msg, ad)
+				src := append(make([]byte, off), want...)
+				ct, tag := src[off:off+n], [16]byte(want[n:])
+
+				pt := bytes.Repeat([]byte{0x5a}, n+64)
+				if !openFirst(key, nonce, pt[:n], ct, ad, &tag) {
+					t.Fatalf("n=%d, ad=%d: refuses x/crypto's tag", n, adLen)
+				}
+				if !bytes.Equal(pt[:n], msg) || bytes.Count(pt[n:], []byte{0x5a}) != 64 {
+					t.Fatalf("n=%d, ad=%d: the plaintext differs, or it wrote past it", n, adLen)
+				}
+				inPlace := append([]byte(nil), ct...)
+				if !openFirst(key, nonce, inPlace, inPlace, ad, &tag) || !bytes.Equal(inPlace, msg) {
+					t.Fatalf("n=%d, ad=%d: in place fails", n, adLen)
+				}
+				bad := tag
+				bad[(n+i)%16] ^= 1 << (n % 8)
+				out := bytes.Repeat([]byte{0x5a}, n)
+				if openFirst(key, nonce, out, ct, ad, &bad) || bytes.Count(out, []byte{0x5a}) != n {
+					t.Fatalf("n=%d, ad=%d: accepts a flipped tag bit, or writes", n, adLen)
+				}
+				if n > 0 {
+					badCT := append([]byte(nil), ct...)
+					badCT[(n*5+i)%n] ^= 0x80
+					if openFirst(key, nonce, make([]byte, n), badCT, ad, &tag) {
+						t.Fatalf("n=%d, ad=%d: accepts a changed ciphertext", n, adLen)
+					}
+				}
+				if adLen > 0 {
+					badAD := append([]byte(nil), ad...)
+					badAD[(n+i)%adLen] ^= 1
+					if openFirst(key, nonce, make([]byte, n), ct, badAD, &tag) {
+						t.Fatalf("n=%d, ad=%d: accepts changed additional data", n, adLen)
+					}
+				}
+			}
+		}
+	}
+}

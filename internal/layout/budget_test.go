@@ -19,8 +19,8 @@ import (
 // ceilings are where the code stands, below it, so that a kernel added
 // shows here and must earn its place (bench/README.md, "Kernels removed").
 const (
-	maxAMD64Lines   = 27641
-	maxAMD64Symbols = 21
+	maxAMD64Lines   = 28911
+	maxAMD64Symbols = 22
 	maxGenFuncLines = 199
 )
 
