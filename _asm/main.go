@@ -893,8 +893,8 @@ func genRowsProldAVX512() {
 // genRowsZ2AVX512 emits xorRowsZ2AVX512, the keystream of five to eight
 // blocks in two zmm row sets (four blocks each) interleaved: two chains of
 // the latency-bound row code instead of the 8-lane ymm transposed batch
-// (transposedVL8), for cores that run the pair faster (internal/cpuid's
-// X86ChaCha20.RowsZ2). Only set 1's stores are conditional.
+// (transposedVL8), which the pair beats where it was measured (package
+// chacha20core's rowsZ2). Only set 1's stores are conditional.
 func genRowsZ2AVX512() {
 	TEXT("xorRowsZ2AVX512", NOSPLIT, signature)
 	Doc("xorRowsZ2AVX512 XORs len(src)/64 keystream blocks, five to eight, into dst",

@@ -28,14 +28,6 @@ func cpuFeatures() []feature {
 func cpuDetails() map[string]string {
 	x, _ := cpuid.ReadX86()
 	c := x.Core()
-	z2 := "an 8-lane ymm batch"
-	if cpuid.X86ChaCha20For(c).RowsZ2 {
-		z2 = "two zmm row sets"
-	}
-	mac := "Poly1305 of the separate passes: the widest vector path"
-	if m := cpuid.X86Poly1305For(c).AVX2Min; m > 0 {
-		mac = fmt.Sprintf("Poly1305 of the separate passes: AVX2 lanes from %d bytes, the integer units below", m)
-	}
 	off := ""
 	if !cpu.X86.HasAVX512F || !cpu.X86.HasAVX512BW || !cpu.X86.HasAVX512VL {
 		off = "AVX-512 off, so the AVX2 kernels run: "
@@ -45,8 +37,9 @@ func cpuDetails() map[string]string {
 		"core":  c.String(),
 		"route": off + fmt.Sprintf("AEAD small kernels up to %d bytes (AVX-512) or %d (AVX2), the short path above them up to 448 bytes; "+
 			"with AVX2 only, the mid-size kernel for every Seal and Open from 449 bytes; "+
-			"long messages: the stitched loop with the MAC on the integer units; five to eight keystream blocks in %s; %s",
-			aeadasm.SmallAVX512Max, aeadasm.SmallAVX2Max, z2, mac),
+			"long messages: the stitched loop with the MAC on the integer units; five to eight keystream blocks in two zmm row sets; "+
+			"Poly1305 of the separate passes: the widest vector path (no choice depends on the CPU model)",
+			aeadasm.SmallAVX512Max, aeadasm.SmallAVX2Max),
 	}
 }
 
@@ -78,13 +71,8 @@ func brand() string {
 // archReason says why a selection differs from, or refines, "the fastest
 // path this CPU has" on this core; "" when it does not.
 func archReason(pkg, selected string) string {
-	x, _ := cpuid.ReadX86()
-	c := x.Core()
-	switch {
-	case pkg == "aead" && selected != "Go":
-		return "the fastest here, size limits tuned for the core above"
-	case pkg == "poly1305" && selected == "AVX2" && cpuid.X86Poly1305For(c).AVX2Min > 0:
-		return fmt.Sprintf("the fastest here; on this core vector lanes only from %d bytes", cpuid.X86Poly1305For(c).AVX2Min)
+	if pkg == "aead" && selected != "Go" {
+		return "the fastest here; the route depends on CPU features and length only"
 	}
 	return ""
 }

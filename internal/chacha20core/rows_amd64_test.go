@@ -137,8 +137,8 @@ func TestRowsZ2(t *testing.T) {
 	keystreamBothWays(t, &rowsZ2, [2]string{"vl8", "z2"})
 }
 
-// BenchmarkRowsZ2 measures the choice X86ChaCha20For makes per core for
-// five to eight blocks: the 8-lane ymm batch or two zmm row sets.
+// BenchmarkRowsZ2 measures rowsZ2's choice for five to eight blocks: the
+// 8-lane ymm batch or two zmm row sets.
 func BenchmarkRowsZ2(b *testing.B) {
 	if !avx512CPU {
 		b.Skip("no AVX-512 on this CPU")

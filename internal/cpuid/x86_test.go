@@ -90,21 +90,3 @@ func TestReadX86(t *testing.T) {
 		t.Errorf("vendor %q", x.Vendor)
 	}
 }
-
-// TestX86Routes names the routing of every core in the table (keystream
-// and Poly1305): the measured exceptions their own, the rest the default.
-func TestX86Routes(t *testing.T) {
-	for c := X86Unknown; c <= AMDZen5Wide; c++ {
-		wc := X86ChaCha20{RowsZ2: c == IntelSapphireRapids}
-		if got := X86ChaCha20For(c); got != wc {
-			t.Errorf("%v: X86ChaCha20For %+v, want %+v", c, got, wc)
-		}
-		wp := X86Poly1305{}
-		if c == AMDZen1 {
-			wp.AVX2Min = 8192
-		}
-		if got := X86Poly1305For(c); got != wp {
-			t.Errorf("%v: X86Poly1305For %+v, want %+v", c, got, wp)
-		}
-	}
-}

@@ -3,7 +3,6 @@
 package poly1305
 
 import (
-	"github.com/chachakit/chachakit/internal/cpuid"
 	"github.com/chachakit/chachakit/internal/impl"
 	"golang.org/x/sys/cpu"
 )
@@ -57,10 +56,7 @@ func blocks(st *state, msg []byte, full bool) {
 }
 
 // avx2Min is the shortest input the dispatcher gives the AVX2 function
-// while the scalar assembly is on too (internal/cpuid's X86Poly1305For: 0,
-// or 8 KiB on a core whose ymm lanes lose to the integer units below
-// that); a variable for the tests.
-var avx2Min = func() int {
-	x, _ := cpuid.ReadX86()
-	return cpuid.X86Poly1305For(x.Core()).AVX2Min
-}()
+// while the scalar assembly is on too: 0, the AVX2 function's own
+// threshold decides (it runs the scalar steps below avx2MinBlocks, see
+// _asm/poly1305.go); a variable for the tests.
+var avx2Min = 0

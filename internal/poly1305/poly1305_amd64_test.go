@@ -180,8 +180,8 @@ func TestPathTimes(t *testing.T) {
 }
 
 // TestAVX2Min runs the Poly1305 tests with the dispatcher's threshold for
-// the AVX2 function at both values X86Poly1305For gives (0 and 8 KiB), so
-// that every core's routing is tested on every CPU: TestEdgeOffsets (every
+// the AVX2 function at 0 and at 8 KiB, so that both ways of splitting an
+// input between the scalar and the AVX2 functions are tested: TestEdgeOffsets (every
 // length 0..1100 at offsets 0..7, under every implementation) and lengths
 // around 8 KiB and 16 KiB against x/crypto.
 func TestAVX2Min(t *testing.T) {
