@@ -156,7 +156,7 @@ func TestGuardBatch(t *testing.T) {
 								if (m.Err != nil) != wantErr(i) {
 									t.Fatalf("%s: message %d: Err %v", what(), i, m.Err)
 								}
-								if m.Out != nil && len(m.Out) > 0 && &m.Out[0] != &m.Dst[:1][0] {
+								if len(m.Out) > 0 && &m.Out[0] != &m.Dst[:1][0] {
 									t.Fatalf("%s: message %d: Out is not in Dst", what(), i)
 								}
 								cryptotest.CheckIntact(t, what, g[i].nonce, g[i].text, g[i].ad, g[i].dst)

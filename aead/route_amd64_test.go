@@ -46,37 +46,6 @@ func TestSmallRoutes(t *testing.T) {
 	}
 }
 
-// benchChoice runs Seal and Open of each size, with 13 bytes of additional
-// data, under both values of a route knob (set), named
-// op=Seal|Open/<knob>=<names[v]>/size=<size>.
-func benchChoice(b *testing.B, a cipher.AEAD, nonce []byte, sizes []int, knob string, names [2]string, set func(bool)) {
-	ad := make([]byte, 13)
-	for _, size := range sizes {
-		pt := make([]byte, size)
-		ct := a.Seal(nil, nonce, pt, ad)
-		dst := make([]byte, size+Overhead)
-		for i, v := range []bool{false, true} {
-			name := knob + "=" + names[i] + "/size=" + itoa(size)
-			b.Run("op=Seal/"+name, func(b *testing.B) {
-				set(v)
-				b.SetBytes(int64(size))
-				for b.Loop() {
-					a.Seal(dst[:0], nonce, pt, ad)
-				}
-			})
-			b.Run("op=Open/"+name, func(b *testing.B) {
-				set(v)
-				b.SetBytes(int64(size))
-				for b.Loop() {
-					if _, err := a.Open(dst[:0], nonce, ct, ad); err != nil {
-						b.Fatal(err)
-					}
-				}
-			})
-		}
-	}
-}
-
 // routeAEADs returns ChaCha20-Poly1305 of chachakit and of x/crypto with
 // the key i*mult, i = 0..31, and a zero nonce.
 func routeAEADs(mult int) (ours, ref cipher.AEAD, nonce []byte) {
