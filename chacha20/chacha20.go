@@ -161,7 +161,16 @@ func InitUnauthenticatedCipher(c *Cipher, key, nonce []byte) (*Cipher, error) {
 	if len(nonce) != NonceSize && len(nonce) != NonceSizeX {
 		return nil, errors.New("chacha20: wrong nonce size")
 	}
-	wipe.Do(func() { c.s.InitFrom(key, nonce) })
+	// A 12-byte nonce goes straight to State.Init, without InitFrom's
+	// layer: a cipher made per message (QUIC header protection) pays for
+	// every call on the way.
+	wipe.Do(func() {
+		if len(nonce) == NonceSize {
+			c.s.Init((*[KeySize]byte)(key), (*[NonceSize]byte)(nonce), 0)
+		} else {
+			c.s.InitFrom(key, nonce)
+		}
+	})
 	// A Cipher used before (or wiped) starts over: no buffered keystream,
 	// counter 0. The buffer's old bytes stay until overwritten; Wipe it
 	// first to clear them.

@@ -85,7 +85,17 @@ func TestConstructorAllocs(t *testing.T) {
 	}); n != 0 {
 		t.Errorf("XChaCha20 NewUnauthenticatedCipher, XORKeyStream and Wipe: %v allocations", n)
 	}
+	// A Cipher that escapes is one allocation, as with x/crypto.
+	if n := testing.AllocsPerRun(100, func() {
+		escaped, _ = NewUnauthenticatedCipher(hp, sample[4:])
+		escaped.XORKeyStream(mask[:], mask[:])
+	}); n != 1 {
+		t.Errorf("escaping NewUnauthenticatedCipher and XORKeyStream: %v allocations, want 1", n)
+	}
 }
+
+// escaped makes the Cipher of TestConstructorAllocs's last case escape.
+var escaped *Cipher
 
 // TestZeroCipher checks that a zero Cipher runs under the all-zero key and
 // nonce, as x/crypto's does, and can be wiped.

@@ -45,36 +45,52 @@ type State struct {
 }
 
 // Init loads a 32-byte key and a 12-byte nonce, and sets the counter.
+//
+// The words are loaded one by one rather than in a loop: a construction
+// per message (chacha20.NewUnauthenticatedCipher for QUIC header
+// protection, the AEAD's per-message State) pays for Init every time, and
+// the compiler does not unroll loops.
 func (s *State) Init(key *[32]byte, nonce *[12]byte, counter uint32) {
-	for i := range s.Key {
-		s.Key[i] = binary.LittleEndian.Uint32(key[4*i:])
-	}
+	le := binary.LittleEndian
+	s.Key[0] = le.Uint32(key[0:])
+	s.Key[1] = le.Uint32(key[4:])
+	s.Key[2] = le.Uint32(key[8:])
+	s.Key[3] = le.Uint32(key[12:])
+	s.Key[4] = le.Uint32(key[16:])
+	s.Key[5] = le.Uint32(key[20:])
+	s.Key[6] = le.Uint32(key[24:])
+	s.Key[7] = le.Uint32(key[28:])
 	s.Counter = counter
-	for i := range s.Nonce {
-		s.Nonce[i] = binary.LittleEndian.Uint32(nonce[4*i:])
-	}
+	s.Nonce[0] = le.Uint32(nonce[0:])
+	s.Nonce[1] = le.Uint32(nonce[4:])
+	s.Nonce[2] = le.Uint32(nonce[8:])
 	s.first.reset()
 }
 
 // InitFrom loads a 32-byte key and a 12-byte ChaCha20 nonce, or a 24-byte
-// XChaCha20 nonce (draft-irtf-cfrg-xchacha-03, Section 2.3: HChaCha20 turns
-// the key and the first 16 nonce bytes into a subkey, and the last 8 nonce
-// bytes follow 4 zero bytes as the ChaCha20 nonce), with the counter at 0.
-// The caller has checked the lengths.
+// XChaCha20 nonce (see initX), with the counter at 0. The caller has
+// checked the lengths. A 12-byte nonce is read where it is, with no copy.
 func (s *State) InitFrom(key, nonce []byte) {
-	var an align.Buffer[[12]byte]
-	n := &an.V
 	if len(nonce) == 24 {
-		var sk align.Buffer[[32]byte]
-		subkey := &sk.V
-		HChaCha20(subkey, (*[32]byte)(key), (*[16]byte)(nonce))
-		copy(n[4:], nonce[16:24])
-		s.Init(subkey, n, 0)
-		wipe.Memclr(subkey[:])
+		s.initX((*[32]byte)(key), (*[24]byte)(nonce))
 		return
 	}
-	copy(n[:], nonce)
-	s.Init((*[32]byte)(key), n, 0)
+	s.Init((*[32]byte)(key), (*[12]byte)(nonce), 0)
+}
+
+// initX is InitFrom for a 24-byte XChaCha20 nonce
+// (draft-irtf-cfrg-xchacha-03, Section 2.3): HChaCha20 turns the key and the
+// first 16 nonce bytes into a subkey, and the last 8 nonce bytes follow 4
+// zero bytes as the ChaCha20 nonce. The subkey is wiped.
+func (s *State) initX(key *[32]byte, nonce *[24]byte) {
+	var an align.Buffer[[12]byte]
+	n := &an.V
+	var sk align.Buffer[[32]byte]
+	subkey := &sk.V
+	HChaCha20(subkey, key, (*[16]byte)(nonce[:16]))
+	copy(n[4:], nonce[16:24])
+	s.Init(subkey, n, 0)
+	wipe.Memclr(subkey[:])
 }
 
 // Wipe zeroes the whole state, key included, in a way the compiler cannot
@@ -88,9 +104,13 @@ func (s *State) Wipe() {
 // len(src) must be a multiple of BlockSize and len(dst) at least len(src);
 // dst and src overlap exactly or not at all. The caller makes sure that the
 // counter does not pass 2^32: after the block numbered 2^32-1 it wraps to 0.
+//
+// It stays within the inlining budget, so that its callers reach the
+// dispatcher with no call in between: a short dst is caught by the bounds
+// check of dst[:len(src)] rather than by a test of its own.
 func XORBlocks(s *State, dst, src []byte) {
-	if len(src)%BlockSize != 0 || len(dst) < len(src) {
-		panic("chacha20: internal error: wrong dst and/or src length")
+	if len(src)%BlockSize != 0 {
+		panic("chacha20: internal error: wrong src length")
 	}
 	xorBlocks(s, dst[:len(src)], src)
 }

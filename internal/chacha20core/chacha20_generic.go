@@ -96,15 +96,18 @@ func blockGeneric(s *State, out *[BlockSize]byte) {
 	s.Counter = c
 }
 
-// firstColumns returns the first column round of columns 1, 2 and 3, which
-// do not involve the counter (word 12 is in column 0), so that a call
+// firstColumns writes to f the first column round of columns 1, 2 and 3,
+// which do not involve the counter (word 12 is in column 0), so that a call
 // computes them once for all its blocks, or a State once for all its calls
 // (firstCache): words 1, 5, 9, 13, then 2, 6, 10, 14, then 3, 7, 11, 15.
-func firstColumns(s *State) (f [12]uint32) {
+// It writes through a pointer rather than returning the array, which the
+// compiler would zero first and then copy from a temporary: the words go
+// straight to the State's cache or to the caller's tmp (firstColumnsIn),
+// and no other copy of them is left on the stack unwiped.
+func firstColumns(s *State, f *[12]uint32) {
 	f[0], f[1], f[2], f[3] = qr(c1, s.Key[1], s.Key[5], s.Nonce[0])
 	f[4], f[5], f[6], f[7] = qr(c2, s.Key[2], s.Key[6], s.Nonce[1])
 	f[8], f[9], f[10], f[11] = qr(c3, s.Key[3], s.Key[7], s.Nonce[2])
-	return f
 }
 
 // HChaCha20 derives a 32-byte subkey from a key and the first 16 bytes of an

@@ -24,7 +24,7 @@ func (c *firstCache) reset() { c.ok = false }
 // of them to wipe.
 func (s *State) firstColumnsIn(tmp *[12]uint32) *[12]uint32 {
 	if !s.first.ok {
-		s.first.f = firstColumns(s)
+		firstColumns(s, &s.first.f)
 		s.first.ok = true
 	}
 	return &s.first.f

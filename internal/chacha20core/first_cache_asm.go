@@ -12,7 +12,7 @@ func (*firstCache) reset() {}
 // firstColumnsIn computes the State's firstColumns into tmp, which the
 // caller wipes (firstCopied).
 func (s *State) firstColumnsIn(tmp *[12]uint32) *[12]uint32 {
-	*tmp = firstColumns(s)
+	firstColumns(s, tmp)
 	return tmp
 }
 
