@@ -35,10 +35,9 @@ type Message struct {
 // would, in order. Where the CPU has wide vector registers (amd64 with AVX2
 // or AVX-512, arm64) a batch of short messages is faster than the loop: the
 // ChaCha20 blocks of several messages are computed side by side in the
-// lanes of the vector registers, and with AVX-512 IFMA their Poly1305 tags
-// too. Elsewhere, for long messages, and on CPU families where the lanes
-// measured slower than the loop, a batch makes the calls a loop would
-// (internal/cpuid and internal/aeadasm say which).
+// lanes of the vector registers, and with AVX-512 IFMA and messages of up
+// to 64 bytes their Poly1305 tags too. Elsewhere, and for long messages, a
+// batch makes the calls a loop would (internal/aeadasm says which).
 //
 // New and NewX keep x/crypto's signature, returning a cipher.AEAD, so reach
 // the methods with a type assertion:

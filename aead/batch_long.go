@@ -11,19 +11,17 @@ import (
 )
 
 // The long group: messages longer than laneMax, up to longMax bytes, share
-// 32-lane passes of two 16-lane batches with interleaved rounds
-// (chacha20core.LaneBlocks2) for their blocks, in consecutive lanes like
-// the short ones, on cores where that beats each message's own kernel
-// (batchWide): where one batch's chain of two-cycle vector instructions
-// leaves half the vector ports idle. Beside each pass after the first, the
-// integer units, idle too, run two Poly1305 chains over the ciphertext of
-// messages that earlier passes finished (aeadasm.LaneBlocks2MAC, up to 640
-// bytes each); each message's MAC ends in its turn among the group's writes
-// (the vector Poly1305). A long message's text is read in flush, as a
-// short message's is; a Seal whose output no pending message writes or
-// reads gets its ciphertext there directly (joinLong). The group pays
-// from 257 bytes to about 1536 on the Zen 5 where it was measured
-// (bench/README.md, "Batches", has the sweep).
+// 32-lane passes (chacha20core.LaneBlocks2) for their blocks, in
+// consecutive lanes like the short ones, and two Poly1305 chains over the
+// ciphertext of messages that earlier passes finished (lanes2MAC, up to
+// 640 bytes each); each message's MAC ends in its turn among the group's
+// writes. A long message's text is read in flush, as a short message's is;
+// a Seal whose output no pending message writes or reads gets its
+// ciphertext there directly (joinLong). No route takes the group now
+// (batchWide is false everywhere: the 32-lane kernels it was written for
+// ran on one CPU model and were removed, bench/README.md "Kernels
+// removed"); the tests run it (forceLong), so that it stays correct until
+// it earns a route or goes.
 
 // longMax is the longest message of the long group: 24 text blocks.
 const longMax = 1536
