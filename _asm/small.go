@@ -398,7 +398,6 @@ func (k *smallKernel) finish(h [3]GPPhysical, store func()) {
 // VPROLD takes one cycle a shift pair only adds work for the shift ports
 // (bench/README.md, "The small kernels on Intel").
 func genSmallAVX512() {
-	const two = true
 	name := "aeadSmallAVX512"
 	smallName = "small512"
 	TEXT(name, NOSPLIT, "func(key *[32]byte, nonce []byte, dst, src, ad []byte, tag *[16]byte, open int) (ok int)")
@@ -430,14 +429,12 @@ func genSmallAVX512() {
 	emptyToFrame(RDX, R14, RBX)
 	emptyToFrame(RCX, R14, rSrc, rDst)
 	byteMask(RCX, RAX, K1)
-	if two {
-		XORL(R11L, R11L)
-		for i, kr := range []OpmaskPhysical{K4, K5} {
-			MOVQ(RCX, RAX)
-			SUBQ(U8(64*(i+1)), RAX)
-			CMOVQLT(R11, RAX)
-			byteMask(RAX, R10, kr)
-		}
+	XORL(R11L, R11L)
+	for i, kr := range []OpmaskPhysical{K4, K5} {
+		MOVQ(RCX, RAX)
+		SUBQ(U8(64*(i+1)), RAX)
+		CMOVQLT(R11, RAX)
+		byteMask(RAX, R10, kr)
 	}
 	byteMask(RDX, RAX, K2)
 	VMOVDQU8_Z(Mem{Base: RBX}, K2, Z16)
@@ -456,9 +453,6 @@ func genSmallAVX512() {
 		offset int
 	}
 	chunks := []chunk{{K1, Z4, Z5, Z6, 0}, {K4, Z25, Z28, Z29, 64}, {K5, Z26, Z30, Z31, 128}}
-	if !two {
-		chunks = chunks[:1]
-	}
 	Comment("The ciphertext (the results under the masks for Seal, src for Open) at",
 		"buf[pa:], pa = len(ad) rounded up to 16, then the lengths at buf[pa+pc:],",
 		"pc = len(src) rounded up to 16. Blocks 2 and 3 only for messages over 64",
@@ -496,21 +490,17 @@ func genSmallAVX512() {
 			}
 			VMOVDQU8(c.out, c.k, Mem{Base: rDst, Disp: c.offset})
 		}
-		if two {
-			Label(k.label("stored"))
-		}
+		Label(k.label("stored"))
 	})
-	if two {
-		Comment("Clear the vector registers: Y0-Y15 (clearY0Y15) and, after a second row",
-			"set, the EVEX ones it used (Z16 holds only ad).")
-		Load(Param("src").Len(), RCX)
-		CMPQ(RCX, U8(64))
-		JBE(LabelRef(k.label("clear")))
-		for i := 18; i < 32; i++ {
-			VPXORD(zreg(i), zreg(i), zreg(i))
-		}
-		Label(k.label("clear"))
+	Comment("Clear the vector registers: Y0-Y15 (clearY0Y15) and, after a second row",
+		"set, the EVEX ones it used (Z16 holds only ad).")
+	Load(Param("src").Len(), RCX)
+	CMPQ(RCX, U8(64))
+	JBE(LabelRef(k.label("clear")))
+	for i := 18; i < 32; i++ {
+		VPXORD(zreg(i), zreg(i), zreg(i))
 	}
+	Label(k.label("clear"))
 	clearY0Y15()
 	RET()
 }

@@ -27,8 +27,8 @@ func pick(n, adLen int, open bool) aeadasm.Kernel {
 
 	// AVX2: an Open of 321 to 576 bytes computes the key block first and
 	// MACs the ciphertext beside the rounds of the rest (as x/crypto's AVX2
-	// Open): 12-15% faster than the small and mid-size kernels at 448-512
-	// bytes (bench/README.md, "Kernels removed").
+	// Open), faster there than the small and mid-size kernels
+	// (bench/README.md, "Kernels removed").
 	case open && !avx512 && n > 5*64 && n <= aeadasm.OpenFirstAVX2Max && adLen <= aeadasm.SmallADMax && k.Has(aeadasm.OpenFirstAVX2):
 		return aeadasm.OpenFirstAVX2
 
@@ -43,9 +43,9 @@ func pick(n, adLen int, open bool) aeadasm.Kernel {
 		return aeadasm.None
 
 	// AVX2: every Seal and Open from 449 bytes on, in one call (faster
-	// than the separate passes at every length, and within 3% of a
-	// stitched loop of whole batches where that had whole batches to
-	// stitch: bench/README.md, "Kernels removed").
+	// than the separate passes at every length, and close to a stitched
+	// loop of whole batches where that had whole batches to stitch:
+	// bench/README.md, "Kernels removed").
 	case !avx512 && k.Has(aeadasm.MidAVX2):
 		return aeadasm.MidAVX2
 

@@ -78,9 +78,9 @@ func xorBlocks(s *State, dst, src []byte) {
 	}
 }
 
-// rowsZ2 selects xorRowsZ2AVX512 for five to eight blocks: 8-12% faster
-// than the 8-lane batch where it was measured (bench/README.md, "Kernels
-// removed"); a variable for the tests.
+// rowsZ2 selects xorRowsZ2AVX512 for five to eight blocks, faster than the
+// 8-lane batch where it was measured (bench/README.md, "Kernels removed");
+// a variable for the tests.
 var rowsZ2 = true
 
 // DefaultPath reports whether the dispatcher runs the keystream path it
